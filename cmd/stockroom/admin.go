@@ -1,0 +1,251 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/service"
+	"github.com/stockroom/stockroom/internal/store"
+)
+
+// defaultDB is the embedded default: one SQLite file in the working directory.
+const defaultDB = "sqlite:stockroom.db"
+
+// newFlags returns a command's flag set with the --db flag every command has.
+func newFlags(name string) (*flag.FlagSet, *string) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	db := fs.String("db", defaultDB, "database: sqlite:PATH or a postgres:// URL")
+	return fs, db
+}
+
+// openService opens and migrates the database and returns a service over it.
+func openService(ctx context.Context, dsn string, opts service.Options) (*service.Service, *store.DB, error) {
+	db, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, _, err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	return service.New(db, opts), db, nil
+}
+
+// withService parses flags, opens the database and runs fn.
+func withService(ctx context.Context, e env, fs *flag.FlagSet, dsn *string, args []string, check func() error, fn func(*service.Service) error) error {
+	if err := parseFlags(fs, e, args); err != nil {
+		return err
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	svc, db, err := openService(ctx, *dsn, service.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	err = fn(svc)
+	if stockroom.ErrorCode(err) == stockroom.EINVALID {
+		return usageFor(fs, "%s", describe(err))
+	}
+	return err
+}
+
+// describe writes an error on one line, with validation details.
+func describe(err error) string {
+	var se *stockroom.Error
+	if !errors.As(err, &se) || len(se.Details) == 0 {
+		if se != nil {
+			return se.Message
+		}
+		return err.Error()
+	}
+	var parts []string
+	for field, msgs := range se.Details {
+		parts = append(parts, field+": "+strings.Join(msgs, ", "))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, "; ")
+}
+
+func runMigrate(ctx context.Context, e env, args []string) error {
+	fs, dsn := newFlags("migrate")
+	if err := parseFlags(fs, e, args); err != nil {
+		return err
+	}
+	db, err := store.Open(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	from, to, err := db.Migrate(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "schema version %d (was %d)\n", to, from)
+	return nil
+}
+
+func runWarehouseAdd(ctx context.Context, e env, args []string) error {
+	fs, dsn := newFlags("warehouse add")
+	id := fs.Int64("id", 0, "warehouse id, 1 to 2147483647 (required)")
+	name := fs.String("name", "", "warehouse name (required)")
+	check := func() error {
+		if *id == 0 {
+			return usageFor(fs, "--id is required")
+		}
+		return required(fs, "name")
+	}
+	return withService(ctx, e, fs, dsn, args, check, func(svc *service.Service) error {
+		if err := svc.AddWarehouse(ctx, stockroom.Warehouse{ID: *id, Name: *name}); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "warehouse %d added\n", *id)
+		return nil
+	})
+}
+
+func runWarehouseList(ctx context.Context, e env, args []string) error {
+	fs, dsn := newFlags("warehouse list")
+	return withService(ctx, e, fs, dsn, args, nil, func(svc *service.Service) error {
+		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "WID\tNAME\tACTIVE")
+		for w, err := range svc.AllWarehouses(ctx) {
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%t\n", w.ID, w.Name, w.Active)
+		}
+		return tw.Flush()
+	})
+}
+
+func runClientAdd(ctx context.Context, e env, args []string) error {
+	fs, dsn := newFlags("client add")
+	var nc service.NewClient
+	fs.StringVar(&nc.Name, "name", "", "client name (required)")
+	fs.StringVar(&nc.ID, "id", "", "client id (generated when empty)")
+	fs.StringVar(&nc.Secret, "secret", "", "client secret, 16 to 72 bytes (generated when empty)")
+	perms := fs.String("permissions", "", "comma-separated SecurityIDs from 11,116,95,15,88, or all (required)")
+	whs := fs.String("warehouses", "", "comma-separated warehouse ids, or all (required)")
+	fs.BoolVar(&nc.ReadOnly, "read-only", false, "the client may only read")
+	check := func() error {
+		if err := required(fs, "name", "permissions", "warehouses"); err != nil {
+			return err
+		}
+		var err error
+		if nc.Permissions, err = stockroom.ParsePermissions(*perms); err != nil {
+			return usageFor(fs, "--permissions: %v", err)
+		}
+		if nc.Scope, err = stockroom.ParseScope(*whs); err != nil {
+			return usageFor(fs, "--warehouses: %v", err)
+		}
+		return nil
+	}
+	return withService(ctx, e, fs, dsn, args, check, func(svc *service.Service) error {
+		id, secret, err := svc.AddClient(ctx, nc)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "client_id=%s\nclient_secret=%s\n", id, secret)
+		return nil
+	})
+}
+
+func runClientList(ctx context.Context, e env, args []string) error {
+	fs, dsn := newFlags("client list")
+	return withService(ctx, e, fs, dsn, args, nil, func(svc *service.Service) error {
+		clients, err := svc.ListClients(ctx)
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tPERMISSIONS\tWAREHOUSES\tREAD-ONLY\tENABLED\tCREATED")
+		for _, c := range clients {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%t\t%t\t%s\n", c.ID, c.Name, stockroom.FormatPermissions(c.Permissions),
+				c.Scope, c.ReadOnly, c.Enabled, c.Created.Format(time.RFC3339))
+		}
+		return tw.Flush()
+	})
+}
+
+// clientIDCommand is the shape of the commands that act on one client by id.
+func clientIDCommand(name string, act func(ctx context.Context, e env, svc *service.Service, id string) error) func(context.Context, env, []string) error {
+	return func(ctx context.Context, e env, args []string) error {
+		fs, dsn := newFlags(name)
+		id := fs.String("id", "", "client id (required)")
+		return withService(ctx, e, fs, dsn, args, func() error { return required(fs, "id") }, func(svc *service.Service) error {
+			return act(ctx, e, svc, *id)
+		})
+	}
+}
+
+var runClientDisable = clientIDCommand("client disable", func(ctx context.Context, e env, svc *service.Service, id string) error {
+	if err := svc.SetClientEnabled(ctx, id, false); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "client %s disabled; its tokens are revoked\n", id)
+	return nil
+})
+
+var runClientEnable = clientIDCommand("client enable", func(ctx context.Context, e env, svc *service.Service, id string) error {
+	if err := svc.SetClientEnabled(ctx, id, true); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "client %s enabled\n", id)
+	return nil
+})
+
+var runClientRotate = clientIDCommand("client rotate-secret", func(ctx context.Context, e env, svc *service.Service, id string) error {
+	secret, err := svc.RotateSecret(ctx, id)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "client_id=%s\nclient_secret=%s\n", id, secret)
+	return nil
+})
+
+func runReasonCodeAdd(ctx context.Context, e env, args []string) error {
+	fs, dsn := newFlags("reasoncode add")
+	var rc stockroom.ReasonCode
+	fs.Int64Var(&rc.Code, "code", 0, "reason code, 1 to 2147483647 (required)")
+	fs.StringVar(&rc.Description, "description", "", "what the code means (required)")
+	fs.StringVar(&rc.Direction, "direction", "", "receive, issue or any (required)")
+	check := func() error {
+		if rc.Code == 0 {
+			return usageFor(fs, "--code is required")
+		}
+		return required(fs, "description", "direction")
+	}
+	return withService(ctx, e, fs, dsn, args, check, func(svc *service.Service) error {
+		if err := svc.AddReasonCode(ctx, rc); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "reason code %d added\n", rc.Code)
+		return nil
+	})
+}
+
+func runReasonCodeList(ctx context.Context, e env, args []string) error {
+	fs, dsn := newFlags("reasoncode list")
+	return withService(ctx, e, fs, dsn, args, nil, func(svc *service.Service) error {
+		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "CODE\tDIRECTION\tDESCRIPTION")
+		for rc, err := range svc.AllReasonCodes(ctx) {
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\n", rc.Code, rc.Direction, rc.Description)
+		}
+		return tw.Flush()
+	})
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/stockroom/stockroom/internal/httpapi"
+	"github.com/stockroom/stockroom/internal/service"
+)
+
+// serveConfig is the typed configuration of `stockroom serve`, read from flags
+// and STOCKROOM_* variables here and nowhere else.
+type serveConfig struct {
+	Addr      string
+	DB        string
+	TokenTTL  time.Duration
+	RateLimit int
+	Redis     string
+	LogLevel  slog.Level
+}
+
+// shutdownGrace is how long in-flight requests get to finish after SIGINT or
+// SIGTERM.
+const shutdownGrace = 30 * time.Second
+
+func runServe(ctx context.Context, e env, args []string) error {
+	fs, dsn := newFlags("serve")
+	var cfg serveConfig
+	fs.StringVar(&cfg.Addr, "addr", "127.0.0.1:8080", "address to listen on")
+	fs.DurationVar(&cfg.TokenTTL, "token-ttl", service.DefaultTokenTTL, "lifetime of issued access tokens")
+	fs.IntVar(&cfg.RateLimit, "rate-limit", 100, "requests per minute per client")
+	fs.StringVar(&cfg.Redis, "redis", "", "Redis address (host:port) for the shared rate limit; in-process when empty")
+	fs.TextVar(&cfg.LogLevel, "log-level", slog.LevelInfo, "log level: DEBUG, INFO, WARN or ERROR")
+	if err := parseFlags(fs, e, args); err != nil {
+		return err
+	}
+	cfg.DB = *dsn
+	switch {
+	case cfg.TokenTTL < time.Minute || cfg.TokenTTL > 30*24*time.Hour:
+		return usageFor(fs, "--token-ttl must be between 1m and 720h")
+	case cfg.RateLimit < 1:
+		return usageFor(fs, "--rate-limit must be at least 1")
+	}
+	if cfg.Redis != "" {
+		if _, _, err := net.SplitHostPort(cfg.Redis); err != nil {
+			return usageFor(fs, "--redis must be host:port: %v", err)
+		}
+	}
+	return serve(ctx, e, cfg)
+}
+
+func serve(ctx context.Context, e env, cfg serveConfig) error {
+	logger := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+
+	svc, db, err := openService(ctx, cfg.DB, service.Options{TokenTTL: cfg.TokenTTL})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	logger.Info("database ready", "engine", db.Engine())
+
+	id, secret, created, err := svc.Bootstrap(ctx)
+	if err != nil {
+		return fmt.Errorf("first-start setup: %w", err)
+	}
+	if created {
+		fmt.Fprintf(e.stderr, `
+================================================================================
+ Stockroom set up a new database: warehouse 1 "Main", the default reason codes
+ and an administrator client with every permission on every warehouse.
+
+   client_id=%s
+   client_secret=%s
+
+ Save the secret now. Only its hash is stored; it is never shown again.
+ (A lost secret is replaced with: stockroom client rotate-secret --id ID)
+================================================================================
+
+`, id, secret)
+	}
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	api := httpapi.New(httpapi.Config{Service: svc, Logger: logger})
+	srv := &http.Server{
+		Handler:           api,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	logger.Info("listening", "addr", ln.Addr().String(), "token_ttl", cfg.TokenTTL.String(),
+		"rate_limit", cfg.RateLimit, "redis", cfg.Redis != "")
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down; waiting for in-flight requests", "grace", shutdownGrace.String())
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	logger.Info("stopped")
+	return nil
+}

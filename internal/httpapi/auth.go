@@ -1,0 +1,115 @@
+package httpapi
+
+import (
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/stockroom/stockroom"
+)
+
+// authenticate reads the bearer token of a request and returns its principal.
+func (s *Server) authenticate(r *http.Request) (*stockroom.Principal, error) {
+	h := r.Header.Get("Authorization")
+	scheme, token, ok := strings.Cut(h, " ")
+	if h == "" || !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return nil, stockroom.Errorf(stockroom.EUNAUTHORIZED, "A bearer token is required (Authorization: Bearer <token>).")
+	}
+	return s.svc.Authenticate(r.Context(), strings.TrimSpace(token))
+}
+
+// tokenRequest is a parsed client-credentials token request.
+type tokenRequest struct {
+	clientID string
+	secret   string
+	basic    bool // credentials came as HTTP Basic
+}
+
+// parseTokenRequest reads a token request as RFC 6749 §4.4 and the contract
+// describe it: form fields grant_type, client_id and client_secret, with the
+// credentials optionally in HTTP Basic instead. Only the body is read, never
+// the query string, so secrets do not end up in access logs.
+func parseTokenRequest(r *http.Request) (tokenRequest, error) {
+	var tr tokenRequest
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/x-www-form-urlencoded" {
+		return tr, stockroom.Errorf(stockroom.EBADREQUEST, "The token request must be form-encoded (Content-Type: application/x-www-form-urlencoded).")
+	}
+	if err := r.ParseForm(); err != nil {
+		if isTooLarge(err) {
+			return tr, tooLarge()
+		}
+		return tr, stockroom.Errorf(stockroom.EBADREQUEST, "The token request body is not a valid form.")
+	}
+	form := r.PostForm
+	for _, name := range []string{"grant_type", "client_id", "client_secret"} {
+		if len(form[name]) > 1 {
+			return tr, stockroom.Errorf(stockroom.EBADREQUEST, "%s must be given once.", name)
+		}
+	}
+	switch gt := form.Get("grant_type"); gt {
+	case "":
+		return tr, stockroom.Errorf(stockroom.EBADREQUEST, "grant_type is required.")
+	case "client_credentials":
+	default:
+		return tr, stockroom.Errorf(stockroom.EBADREQUEST, "grant_type must be client_credentials.")
+	}
+	tr.clientID, tr.secret = form.Get("client_id"), form.Get("client_secret")
+	if h := r.Header.Get("Authorization"); h != "" {
+		id, secret, ok := r.BasicAuth()
+		if !ok {
+			return tr, stockroom.Errorf(stockroom.EBADREQUEST, "The Authorization header must hold HTTP Basic client credentials.")
+		}
+		// RFC 6749 §2.3.1: both parts are form-encoded before Basic encoding.
+		id, secret = formUnescape(id), formUnescape(secret)
+		if (tr.clientID != "" && tr.clientID != id) || (tr.secret != "" && tr.secret != secret) {
+			return tr, stockroom.Errorf(stockroom.EBADREQUEST, "Client credentials differ between the form and the Authorization header.")
+		}
+		tr.clientID, tr.secret, tr.basic = id, secret, true
+	}
+	switch {
+	case tr.clientID == "":
+		return tr, stockroom.Errorf(stockroom.EBADREQUEST, "client_id is required.")
+	case tr.secret == "":
+		return tr, stockroom.Errorf(stockroom.EBADREQUEST, "client_secret is required.")
+	}
+	return tr, nil
+}
+
+func formUnescape(s string) string {
+	if u, err := url.QueryUnescape(s); err == nil {
+		return u
+	}
+	return s
+}
+
+// tokenResponse is the body of a successful token request.
+type tokenResponse struct {
+	AccessToken string `json:"access_token"`
+	TokenType   string `json:"token_type"`
+	ExpiresIn   int64  `json:"expires_in"`
+}
+
+func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) error {
+	tr, err := parseTokenRequest(r)
+	if err != nil {
+		return err
+	}
+	infoFrom(r.Context()).clientID = tr.clientID
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Pragma", "no-cache")
+	tok, err := s.svc.IssueToken(r.Context(), tr.clientID, tr.secret)
+	if err != nil {
+		if tr.basic && stockroom.ErrorCode(err) == stockroom.EUNAUTHORIZED {
+			w.Header().Set("WWW-Authenticate", `Basic realm="stockroom"`)
+		}
+		return err
+	}
+	writeJSON(w, http.StatusOK, tokenResponse{
+		AccessToken: tok.AccessToken,
+		TokenType:   "bearer",
+		ExpiresIn:   int64(tok.ExpiresIn.Seconds()),
+	})
+	return nil
+}

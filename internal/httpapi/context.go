@@ -1,0 +1,36 @@
+package httpapi
+
+import (
+	"context"
+
+	"github.com/stockroom/stockroom"
+)
+
+// reqInfo is filled in as a request passes the layers, and read by the access
+// log when it returns.
+type reqInfo struct {
+	id        string
+	route     string
+	principal *stockroom.Principal
+	clientID  string // also set on token requests, before any principal exists
+}
+
+type infoKey struct{}
+
+func withInfo(ctx context.Context, info *reqInfo) context.Context {
+	return context.WithValue(ctx, infoKey{}, info)
+}
+
+// infoFrom returns the request's info; a blank one outside the server.
+func infoFrom(ctx context.Context) *reqInfo {
+	if info, ok := ctx.Value(infoKey{}).(*reqInfo); ok {
+		return info
+	}
+	return &reqInfo{}
+}
+
+// principalFrom returns the authenticated client of the request. Handlers of
+// authenticated routes can rely on it being set.
+func principalFrom(ctx context.Context) *stockroom.Principal {
+	return infoFrom(ctx).principal
+}

@@ -1,0 +1,65 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/stockroom/stockroom"
+)
+
+// handlerFunc is an endpoint's handler; an error it returns is written by
+// writeError.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// route is one row of the route table.
+type route struct {
+	pattern string
+	// public routes need no token.
+	public bool
+	// perm is the SecurityID the route requires; 0 for none beyond a token.
+	perm   stockroom.Permission
+	handle handlerFunc
+}
+
+// routes is every route of the server, in one table.
+func (s *Server) routes() []route {
+	return []route{
+		{pattern: "GET /healthz", public: true, handle: s.handleHealth},
+		{pattern: "GET /readyz", public: true, handle: s.handleReady},
+
+		{pattern: "POST /api/v1/Token", public: true, handle: s.handleToken},
+
+		{pattern: "GET /api/v1/Warehouse", handle: s.handleWarehouseList},
+		{pattern: "GET /api/v1/ReasonCode", handle: s.handleReasonCodeList},
+	}
+}
+
+// endpoint wraps a route's handler with the checks of contract §2 that come
+// before the body is read: authentication, then read-only accounts on writes,
+// then the permission.
+func (s *Server) endpoint(rt route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		info := infoFrom(r.Context())
+		info.route = rt.pattern
+		if err := s.authorize(r, rt); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if err := rt.handle(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+func (s *Server) authorize(r *http.Request, rt route) error {
+	if rt.public {
+		return nil
+	}
+	p, err := s.authenticate(r)
+	if err != nil {
+		return err
+	}
+	info := infoFrom(r.Context())
+	info.principal, info.clientID = p, p.ClientID
+	write := r.Method != http.MethodGet && r.Method != http.MethodHead
+	return p.Authorize(rt.perm, write)
+}

@@ -1,0 +1,216 @@
+// Package httpapi serves Stockroom's JSON API over HTTP: routing, the request
+// pipeline (request ids, access log, panic recovery, body limit, bearer
+// authentication, permission checks) and the translation between JSON and the
+// service's types.
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/service"
+)
+
+// MaxBodyBytes is the largest request body accepted.
+const MaxBodyBytes = 1 << 20
+
+// Config configures a Server.
+type Config struct {
+	Service *service.Service
+	Logger  *slog.Logger
+	// RequestTimeout bounds the work of one request, database waits included;
+	// 30 s when zero.
+	RequestTimeout time.Duration
+}
+
+// Server is the API's http.Handler.
+type Server struct {
+	svc     *service.Service
+	logger  *slog.Logger
+	timeout time.Duration
+	mux     *http.ServeMux
+	// segments maps lower-cased literal path segments of the routes to their
+	// canonical spelling, for clients that do not match the documented case.
+	segments map[string]string
+}
+
+// New returns a Server with every route registered.
+func New(cfg Config) *Server {
+	s := &Server{
+		svc:      cfg.Service,
+		logger:   cfg.Logger,
+		timeout:  cfg.RequestTimeout,
+		mux:      http.NewServeMux(),
+		segments: map[string]string{},
+	}
+	if s.logger == nil {
+		s.logger = slog.New(slog.DiscardHandler)
+	}
+	if s.timeout <= 0 {
+		s.timeout = 30 * time.Second
+	}
+	for _, rt := range s.routes() {
+		s.mux.Handle(rt.pattern, s.endpoint(rt))
+		_, path, _ := strings.Cut(rt.pattern, " ")
+		for seg := range strings.SplitSeq(path, "/") {
+			if seg != "" && !strings.HasPrefix(seg, "{") {
+				s.segments[strings.ToLower(seg)] = seg
+			}
+		}
+	}
+	return s
+}
+
+// ServeHTTP runs the pipeline every request passes, routed or not.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	info := &reqInfo{id: requestID(r.Header.Get("X-Request-ID"))}
+	w.Header().Set("X-Request-ID", info.id)
+	w.Header().Set("X-API-Version", "v1")
+	sw := &statusWriter{ResponseWriter: w}
+
+	ctx, cancel := context.WithTimeout(withInfo(r.Context(), info), s.timeout)
+	defer cancel()
+	r = r.WithContext(ctx)
+	r.Body = http.MaxBytesReader(sw, r.Body, MaxBodyBytes)
+
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.logger.LogAttrs(ctx, slog.LevelError, "panic",
+				slog.String("request_id", info.id),
+				slog.Any("panic", v),
+				slog.String("stack", string(debug.Stack())))
+			if sw.status == 0 {
+				s.writeError(sw, r, stockroom.Errorf(stockroom.EINTERNAL, stockroom.MsgInternal))
+			}
+		}
+		s.logAccess(r, info, sw, time.Since(start))
+	}()
+
+	if r.ContentLength > MaxBodyBytes {
+		s.writeError(sw, r, stockroom.Errorf(stockroom.ETOOLARGE, "The request body is larger than 1 MiB."))
+		return
+	}
+	if _, pattern := s.mux.Handler(r); pattern == "" {
+		if !s.canonicalizePath(r) {
+			s.notRouted(sw, r)
+			return
+		}
+	}
+	s.mux.ServeHTTP(sw, r)
+}
+
+// canonicalizePath rewrites the literal segments of r's path to the case the
+// routes use, and reports whether the result routes.
+func (s *Server) canonicalizePath(r *http.Request) bool {
+	segs := strings.Split(r.URL.Path, "/")
+	changed := false
+	for i, seg := range segs {
+		if c, ok := s.segments[strings.ToLower(seg)]; ok && c != seg {
+			segs[i], changed = c, true
+		}
+	}
+	if !changed {
+		return false
+	}
+	u := *r.URL
+	u.Path, u.RawPath = strings.Join(segs, "/"), ""
+	orig := r.URL
+	r.URL = &u
+	if _, pattern := s.mux.Handler(r); pattern == "" {
+		r.URL = orig
+		return false
+	}
+	return true
+}
+
+// notRouted answers a request no route takes: 405 with Allow when the path
+// exists under other methods, else 404, both as the error object. The mux
+// itself knows which; its answer is captured and rewritten.
+func (s *Server) notRouted(w http.ResponseWriter, r *http.Request) {
+	h, _ := s.mux.Handler(r)
+	rec := &headerRecorder{header: http.Header{}}
+	h.ServeHTTP(rec, r)
+	if rec.status == http.StatusMethodNotAllowed {
+		w.Header().Set("Allow", rec.header.Get("Allow"))
+		s.writeError(w, r, stockroom.Errorf(stockroom.EMETHOD, "Method %s is not allowed here; allowed: %s.", r.Method, rec.header.Get("Allow")))
+		return
+	}
+	s.writeError(w, r, stockroom.Errorf(stockroom.ENOTFOUND, "No resource at %s.", r.URL.Path))
+}
+
+func (s *Server) logAccess(r *http.Request, info *reqInfo, sw *statusWriter, d time.Duration) {
+	level := slog.LevelInfo
+	if sw.status >= 500 {
+		level = slog.LevelError
+	}
+	s.logger.LogAttrs(r.Context(), level, "request",
+		slog.String("request_id", info.id),
+		slog.String("method", r.Method),
+		slog.String("route", info.route),
+		slog.String("path", r.URL.Path),
+		slog.Int("status", sw.status),
+		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
+		slog.Int64("bytes", sw.bytes),
+		slog.String("client_id", info.clientID),
+		slog.String("remote", r.RemoteAddr))
+}
+
+var saneRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+
+// requestID echoes a client's request id when it is sane, else makes one.
+func requestID(given string) string {
+	if saneRequestID.MatchString(given) {
+		return given
+	}
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// statusWriter remembers the status and size of a response for the log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// headerRecorder captures the status and headers the mux would send.
+type headerRecorder struct {
+	header http.Header
+	status int
+}
+
+func (h *headerRecorder) Header() http.Header         { return h.header }
+func (h *headerRecorder) WriteHeader(code int)        { h.status = code }
+func (h *headerRecorder) Write(b []byte) (int, error) { return len(b), nil }

@@ -1,0 +1,44 @@
+package service
+
+import (
+	"context"
+
+	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/auth"
+)
+
+// IssueToken exchanges client credentials for a bearer token. An unknown
+// client and a wrong secret give the same EUNAUTHORIZED error after the same
+// amount of work, so neither the answer nor its timing tells which it was.
+func (s *Service) IssueToken(ctx context.Context, clientID, secret string) (stockroom.Token, error) {
+	c, hash, err := s.store.FindClient(ctx, clientID)
+	if err != nil && stockroom.ErrorCode(err) != stockroom.ENOTFOUND {
+		return stockroom.Token{}, err
+	}
+	if !auth.CheckSecret(hash, secret) {
+		return stockroom.Token{}, stockroom.Errorf(stockroom.EUNAUTHORIZED, stockroom.MsgInvalidClient)
+	}
+	if !c.Enabled {
+		return stockroom.Token{}, stockroom.Errorf(stockroom.EUNAUTHORIZED, "Client is disabled.")
+	}
+	token := auth.NewToken()
+	now := s.now()
+	if err := s.store.CreateToken(ctx, auth.HashToken(token), c.ID, now, now.Add(s.tokenTTL)); err != nil {
+		return stockroom.Token{}, err
+	}
+	return stockroom.Token{AccessToken: token, ExpiresIn: s.tokenTTL}, nil
+}
+
+// Authenticate returns the principal behind a bearer token. Malformed,
+// unknown, expired and revoked tokens, and tokens of disabled clients, all
+// give EUNAUTHORIZED.
+func (s *Service) Authenticate(ctx context.Context, token string) (*stockroom.Principal, error) {
+	if auth.CheckTokenFormat(token) != nil {
+		return nil, stockroom.Errorf(stockroom.EUNAUTHORIZED, stockroom.MsgInvalidToken)
+	}
+	p, err := s.store.FindPrincipalByToken(ctx, auth.HashToken(token), s.now())
+	if stockroom.ErrorCode(err) == stockroom.ENOTFOUND {
+		return nil, stockroom.Errorf(stockroom.EUNAUTHORIZED, stockroom.MsgInvalidToken)
+	}
+	return p, err
+}

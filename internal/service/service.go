@@ -1,0 +1,80 @@
+// Package service is the one place for Stockroom's rules: validation,
+// authorization by warehouse scope, and the order in which a request's checks
+// happen. The HTTP API and the admin commands both go through it; stores only
+// keep data.
+package service
+
+import (
+	"context"
+	"time"
+
+	"github.com/stockroom/stockroom"
+)
+
+// Store is the persistence the service needs. Both engines of the store
+// package satisfy it; each method runs in one transaction.
+type Store interface {
+	Ping(ctx context.Context) error
+
+	RunBootstrap(ctx context.Context, wh stockroom.Warehouse, codes []stockroom.ReasonCode, admin *stockroom.Client, secretHash string, now time.Time) (bool, error)
+
+	CreateWarehouse(ctx context.Context, w stockroom.Warehouse) error
+	FindWarehouse(ctx context.Context, wid int64) (stockroom.Warehouse, error)
+	ListWarehouses(ctx context.Context, scope stockroom.Scope, req stockroom.PageRequest) (stockroom.Page[stockroom.Warehouse], error)
+
+	CreateReasonCode(ctx context.Context, rc stockroom.ReasonCode) error
+	ListReasonCodes(ctx context.Context, req stockroom.PageRequest) (stockroom.Page[stockroom.ReasonCode], error)
+
+	CreateClient(ctx context.Context, c *stockroom.Client, secretHash string) error
+	FindClient(ctx context.Context, id string) (*stockroom.Client, string, error)
+	ListClients(ctx context.Context) ([]*stockroom.Client, error)
+	SetClientEnabled(ctx context.Context, id string, enabled bool, now time.Time) error
+	SetClientSecret(ctx context.Context, id, secretHash string, now time.Time) error
+
+	CreateToken(ctx context.Context, hash, clientID string, created, expires time.Time) error
+	FindPrincipalByToken(ctx context.Context, hash string, now time.Time) (*stockroom.Principal, error)
+}
+
+// Options configures a Service.
+type Options struct {
+	// TokenTTL is the lifetime of issued tokens; 4 hours when zero.
+	TokenTTL time.Duration
+	// Now is the clock; stockroom.Now when nil. Tests move it to expire tokens.
+	Now func() time.Time
+}
+
+// Service carries out every operation of the API and the admin commands.
+type Service struct {
+	store    Store
+	now      func() time.Time
+	tokenTTL time.Duration
+}
+
+// DefaultTokenTTL is the token lifetime of the original product.
+const DefaultTokenTTL = 4 * time.Hour
+
+// New returns a Service over store.
+func New(store Store, opts Options) *Service {
+	s := &Service{store: store, now: opts.Now, tokenTTL: opts.TokenTTL}
+	if s.now == nil {
+		s.now = stockroom.Now
+	}
+	if s.tokenTTL <= 0 {
+		s.tokenTTL = DefaultTokenTTL
+	}
+	return s
+}
+
+// Ready reports whether the database answers.
+func (s *Service) Ready(ctx context.Context) error { return s.store.Ping(ctx) }
+
+// ListWarehouses returns a page of the warehouses in the principal's scope.
+func (s *Service) ListWarehouses(ctx context.Context, p *stockroom.Principal, req stockroom.PageRequest) (stockroom.Page[stockroom.Warehouse], error) {
+	return s.store.ListWarehouses(ctx, p.Scope, req)
+}
+
+// ListReasonCodes returns a page of the reason codes, which every client may
+// read: receive and issue requests need them.
+func (s *Service) ListReasonCodes(ctx context.Context, req stockroom.PageRequest) (stockroom.Page[stockroom.ReasonCode], error) {
+	return s.store.ListReasonCodes(ctx, req)
+}

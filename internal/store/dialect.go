@@ -1,0 +1,85 @@
+package store
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"syscall"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/stockroom/stockroom"
+)
+
+// The engine seam: everything that must be told apart by engine is here, and
+// recognised by error codes and types, never by error text.
+
+// errUnavailable is what a caller sees when the database cannot be reached.
+var errUnavailable = &stockroom.Error{Code: stockroom.EUNAVAILABLE, Message: stockroom.MsgDatabaseOffline}
+
+// classify turns driver errors that mean "the database is not reachable right
+// now" into an EUNAVAILABLE error that still wraps the cause for the log.
+// *stockroom.Error values and everything else pass through unchanged.
+func (db *DB) classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *stockroom.Error
+	if errors.As(err, &se) {
+		return err
+	}
+	if isUnavailable(err) {
+		return fmt.Errorf("%w (%w)", errUnavailable, err)
+	}
+	return err
+}
+
+func isUnavailable(err error) bool {
+	var (
+		netErr     net.Error
+		connectErr *pgconn.ConnectError
+		pgErr      *pgconn.PgError
+		liteErr    *sqlite.Error
+	)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded),
+		errors.Is(err, driver.ErrBadConn),
+		errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNREFUSED),
+		errors.Is(err, syscall.ECONNRESET),
+		errors.As(err, &connectErr),
+		errors.As(err, &netErr):
+		return true
+	case errors.As(err, &pgErr):
+		// Class 08: connection exception; 57P01-57P03: shutting down or starting.
+		return pgErr.Code[:2] == "08" || pgErr.Code == "57P01" || pgErr.Code == "57P02" || pgErr.Code == "57P03"
+	case errors.As(err, &liteErr):
+		switch liteErr.Code() & 0xff {
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_CANTOPEN:
+			return true
+		}
+	}
+	return false
+}
+
+// isUniqueViolation reports whether err is a primary-key or unique constraint
+// violation in either engine.
+func isUniqueViolation(err error) bool {
+	var (
+		pgErr   *pgconn.PgError
+		liteErr *sqlite.Error
+	)
+	switch {
+	case errors.As(err, &pgErr):
+		return pgErr.Code == "23505"
+	case errors.As(err, &liteErr):
+		c := liteErr.Code()
+		return c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+	}
+	return false
+}

@@ -1,0 +1,131 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"strings"
+
+	"github.com/stockroom/stockroom"
+)
+
+// args collects positional parameters while a query is assembled.
+type args []any
+
+// add appends v and returns its placeholder.
+func (a *args) add(v any) string {
+	*a = append(*a, v)
+	return "$" + strconv.Itoa(len(*a))
+}
+
+// scopeCond returns the condition restricting column col to scope s, or ""
+// when the scope covers every warehouse.
+func scopeCond(col string, s stockroom.Scope, a *args) string {
+	if s.All {
+		return ""
+	}
+	if len(s.IDs) == 0 {
+		return "1 = 0"
+	}
+	ph := make([]string, len(s.IDs))
+	for i, id := range s.IDs {
+		ph[i] = a.add(id)
+	}
+	return col + " IN (" + strings.Join(ph, ", ") + ")"
+}
+
+// sortSpec is a list's sort whitelist: the record fields a client may sort by,
+// the default order, and the unique key that ends every order so pages never
+// overlap or skip.
+type sortSpec struct {
+	// fields maps a lower-cased JSON field name to its SQL expression.
+	fields map[string]string
+	// defField is the JSON field of the default order, defDesc its natural
+	// direction (used when the client gives no direction).
+	defField string
+	defDesc  bool
+	// key is the SQL expression of the record's unique key.
+	key string
+	// modified is the SQL column compared with modifiedSince; "" when the
+	// records carry no modified time and the parameter does not apply.
+	modified string
+}
+
+// orderBy resolves req's sort against the whitelist: an unknown field falls
+// back to the default order. An explicit direction applies to whichever field
+// is used; without one a requested field sorts ascending and the default
+// field in its natural direction.
+func (s sortSpec) orderBy(req stockroom.PageRequest) string {
+	col, ok := s.fields[strings.ToLower(req.Sort)]
+	desc := req.Direction == stockroom.DirectionDesc
+	if !ok || req.Sort == "" {
+		col = s.fields[s.defField]
+		if req.Direction == "" {
+			desc = s.defDesc
+		}
+	}
+	dir := " ASC"
+	if desc {
+		dir = " DESC"
+	}
+	if col == s.key {
+		return col + dir
+	}
+	return col + dir + ", " + s.key + dir
+}
+
+// pageQuery describes one paged list: the FROM clause, the filters and the
+// columns to select.
+type pageQuery struct {
+	from    string
+	where   []string
+	args    args
+	columns string
+	sort    sortSpec
+}
+
+// queryPage runs the count and the page of a list in one snapshot. It is the
+// one place where LIMIT and OFFSET are written.
+func queryPage[T any](ctx context.Context, db *DB, q pageQuery, req stockroom.PageRequest, scan func(scanner) (T, error)) (stockroom.Page[T], error) {
+	page := stockroom.Page[T]{Items: []T{}, Page: req.Page, PageSize: req.PageSize}
+	if q.sort.modified != "" && !req.ModifiedSince.IsZero() {
+		q.where = append(q.where, q.sort.modified+" >= "+q.args.add(micros(req.ModifiedSince)))
+	}
+	where := ""
+	var conds []string
+	for _, c := range q.where {
+		if c != "" {
+			conds = append(conds, c)
+		}
+	}
+	if len(conds) > 0 {
+		where = " WHERE " + strings.Join(conds, " AND ")
+	}
+	err := db.inReadTx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+q.from+where, q.args...).Scan(&page.Total); err != nil {
+			return err
+		}
+		offset := req.Offset()
+		if offset >= page.Total {
+			return nil
+		}
+		a := q.args
+		sqlText := "SELECT " + q.columns + " FROM " + q.from + where +
+			" ORDER BY " + q.sort.orderBy(req) +
+			" LIMIT " + a.add(req.PageSize) + " OFFSET " + a.add(offset)
+		rows, err := tx.QueryContext(ctx, sqlText, a...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			item, err := scan(rows)
+			if err != nil {
+				return err
+			}
+			page.Items = append(page.Items, item)
+		}
+		return rows.Err()
+	})
+	return page, err
+}

@@ -1,0 +1,68 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/stockroom/stockroom"
+)
+
+const reasonCodeColumns = `
+	code,
+	description,
+	direction,
+	created`
+
+var reasonCodeSort = sortSpec{
+	fields:   map[string]string{"code": "code", "description": "description", "direction": "direction"},
+	defField: "code",
+	key:      "code",
+}
+
+func scanReasonCode(row scanner) (stockroom.ReasonCode, error) {
+	var (
+		rc      stockroom.ReasonCode
+		created int64
+	)
+	err := row.Scan(&rc.Code, &rc.Description, &rc.Direction, &created)
+	rc.Created = fromMicros(created)
+	return rc, err
+}
+
+// CreateReasonCode stores a new reason code. It returns ECONFLICT when the
+// code is taken.
+func (db *DB) CreateReasonCode(ctx context.Context, rc stockroom.ReasonCode) error {
+	return db.inWriteTx(ctx, func(tx *sql.Tx) error {
+		return insertReasonCode(ctx, tx, rc)
+	})
+}
+
+func insertReasonCode(ctx context.Context, q querier, rc stockroom.ReasonCode) error {
+	_, err := q.ExecContext(ctx, `
+		INSERT INTO reason_codes (`+reasonCodeColumns+`)
+		VALUES ($1, $2, $3, $4)`,
+		rc.Code, rc.Description, rc.Direction, micros(rc.Created))
+	if isUniqueViolation(err) {
+		return stockroom.Errorf(stockroom.ECONFLICT, "Reason code %d already exists.", rc.Code)
+	}
+	return err
+}
+
+// FindReasonCode returns one reason code, or ENOTFOUND.
+func (db *DB) FindReasonCode(ctx context.Context, code int64) (stockroom.ReasonCode, error) {
+	rc, err := scanReasonCode(db.read.QueryRowContext(ctx, `
+		SELECT `+reasonCodeColumns+`
+		FROM reason_codes
+		WHERE code = $1`, code))
+	if errors.Is(err, sql.ErrNoRows) {
+		return rc, stockroom.Errorf(stockroom.ENOTFOUND, "Reason code %d does not exist.", code)
+	}
+	return rc, db.classify(err)
+}
+
+// ListReasonCodes returns a page of every reason code.
+func (db *DB) ListReasonCodes(ctx context.Context, req stockroom.PageRequest) (stockroom.Page[stockroom.ReasonCode], error) {
+	q := pageQuery{from: "reason_codes", columns: reasonCodeColumns, sort: reasonCodeSort}
+	return queryPage(ctx, db, q, req, scanReasonCode)
+}

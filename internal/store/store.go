@@ -1,0 +1,179 @@
+// Package store keeps Stockroom's data in SQLite or PostgreSQL. Both engines
+// run the same SQL text (positional $N parameters, ON CONFLICT, RETURNING);
+// what differs between them, the schema files and the recognition of driver
+// errors, sits behind the small seam in dialect.go. Business rules live in the
+// service package, above the engines, so they cannot drift apart.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"runtime"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	_ "modernc.org/sqlite"             // registers the pure-Go "sqlite" driver
+)
+
+// Engine names.
+const (
+	SQLite   = "sqlite"
+	Postgres = "postgres"
+)
+
+// DB is an open Stockroom database. Its methods are safe for concurrent use;
+// each runs in one transaction of its own.
+type DB struct {
+	engine string
+	// write serves transactions that change data. On SQLite it holds a single
+	// connection whose transactions begin IMMEDIATE, so writers queue in Go
+	// instead of failing with SQLITE_BUSY on a lock upgrade.
+	write *sql.DB
+	// read serves read-only work; on PostgreSQL it is the same pool as write.
+	read *sql.DB
+}
+
+// Open connects to the database named by dsn: "sqlite:PATH" or a
+// "postgres://" / "postgresql://" URL. It does not migrate; call Migrate.
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	var db *DB
+	switch {
+	case strings.HasPrefix(dsn, "sqlite:"):
+		path := strings.TrimPrefix(dsn, "sqlite:")
+		if path == "" || strings.ContainsAny(path, "?#") || path == ":memory:" {
+			return nil, fmt.Errorf("sqlite database %q: want sqlite:PATH with a file path without '?' or '#'", path)
+		}
+		w, err := openSQLite(path, "immediate", false)
+		if err != nil {
+			return nil, err
+		}
+		w.SetMaxOpenConns(1)
+		r, err := openSQLite(path, "deferred", true)
+		if err != nil {
+			w.Close()
+			return nil, err
+		}
+		r.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
+		db = &DB{engine: SQLite, write: w, read: r}
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		if _, err := url.Parse(dsn); err != nil {
+			return nil, fmt.Errorf("postgres url: %w", err)
+		}
+		p, err := sql.Open("pgx", dsn)
+		if err != nil {
+			return nil, fmt.Errorf("postgres: %w", err)
+		}
+		p.SetMaxOpenConns(32)
+		p.SetMaxIdleConns(32)
+		p.SetConnMaxIdleTime(5 * time.Minute)
+		db = &DB{engine: Postgres, write: p, read: p}
+	default:
+		return nil, fmt.Errorf("database %q: want sqlite:PATH or a postgres:// URL", redact(dsn))
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := db.Ping(pingCtx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect to %s database: %w", db.engine, err)
+	}
+	return db, nil
+}
+
+func openSQLite(path, txlock string, queryOnly bool) (*sql.DB, error) {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	if queryOnly {
+		q.Add("_pragma", "query_only(1)")
+	}
+	q.Set("_txlock", txlock)
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: %w", err)
+	}
+	return db, nil
+}
+
+// redact hides a password in a URL-shaped DSN for error messages.
+func redact(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.User == nil {
+		return dsn
+	}
+	return u.Redacted()
+}
+
+// Engine returns SQLite or Postgres.
+func (db *DB) Engine() string { return db.engine }
+
+// Close releases every connection.
+func (db *DB) Close() error {
+	err := db.write.Close()
+	if db.read != db.write {
+		err = errors.Join(err, db.read.Close())
+	}
+	return err
+}
+
+// Ping checks that the database answers.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.write.PingContext(ctx); err != nil {
+		return db.classify(err)
+	}
+	return nil
+}
+
+// scanner is what *sql.Row and *sql.Rows have in common.
+type scanner interface{ Scan(dest ...any) error }
+
+// querier is what *sql.DB and *sql.Tx have in common.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// inWriteTx runs fn in a read-write transaction and commits it if fn returns
+// nil. Transactions never escape this package.
+func (db *DB) inWriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return db.inTx(ctx, db.write, nil, fn)
+}
+
+// inReadTx runs fn in a read-only transaction that sees one snapshot, so a
+// count and the page that follows it agree.
+func (db *DB) inReadTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	opts := &sql.TxOptions{ReadOnly: true}
+	if db.engine == Postgres {
+		opts.Isolation = sql.LevelRepeatableRead
+	} else {
+		opts = nil // the read pool is query_only; SQLite rejects isolation levels
+	}
+	return db.inTx(ctx, db.read, opts, fn)
+}
+
+func (db *DB) inTx(ctx context.Context, pool *sql.DB, opts *sql.TxOptions, fn func(tx *sql.Tx) error) error {
+	tx, err := pool.BeginTx(ctx, opts)
+	if err != nil {
+		return db.classify(err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return db.classify(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return db.classify(err)
+	}
+	return nil
+}
+
+// micros converts a time to the stored representation.
+func micros(t time.Time) int64 { return t.UnixMicro() }
+
+// fromMicros converts a stored timestamp back to a UTC time.
+func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }

@@ -1,0 +1,56 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/stockroom/stockroom"
+)
+
+// CreateToken stores the hash of a newly issued token. The client's expired
+// tokens are removed in the same transaction, so the table holds only what
+// can still be used.
+func (db *DB) CreateToken(ctx context.Context, hash, clientID string, created, expires time.Time) error {
+	return db.inWriteTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `
+			DELETE FROM tokens
+			WHERE client_id = $1 AND expires <= $2`, clientID, micros(created)); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `
+			INSERT INTO tokens (hash, client_id, created, expires)
+			VALUES ($1, $2, $3, $4)`, hash, clientID, micros(created), micros(expires))
+		return err
+	})
+}
+
+// FindPrincipalByToken returns the client behind an unexpired token of an
+// enabled client, or ENOTFOUND.
+func (db *DB) FindPrincipalByToken(ctx context.Context, hash string, now time.Time) (*stockroom.Principal, error) {
+	c, err := scanClient(db.read.QueryRowContext(ctx, `
+		SELECT
+			c.id,
+			c.name,
+			c.permissions,
+			c.all_warehouses,
+			c.read_only,
+			c.enabled,
+			c.created,
+			c.modified
+		FROM tokens t
+		JOIN clients c ON c.id = t.client_id
+		WHERE t.hash = $1
+		  AND t.expires > $2
+		  AND c.enabled`, hash, micros(now)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, stockroom.Errorf(stockroom.ENOTFOUND, "Token does not exist.")
+	} else if err != nil {
+		return nil, db.classify(err)
+	}
+	if err := db.loadScopes(ctx, db.read, []*stockroom.Client{c}); err != nil {
+		return nil, db.classify(err)
+	}
+	return c.Principal(), nil
+}

@@ -1,0 +1,128 @@
+package stockroom
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Permission is a SecurityID of the specification. A client holds a set of
+// them; each route requires at most one.
+type Permission int
+
+// The SecurityIDs of the specification.
+const (
+	PermItemRead  Permission = 11  // Item Master List: read items, lots, stock levels
+	PermItemWrite Permission = 116 // Create/Modify Item Master Record
+	PermReceive   Permission = 95  // Positive Adjustment
+	PermMove      Permission = 15  // Locate/Move Units
+	PermIssue     Permission = 88  // Negative Adjustment
+)
+
+// AllPermissions lists every SecurityID in the order the documentation uses.
+var AllPermissions = []Permission{PermItemRead, PermItemWrite, PermReceive, PermMove, PermIssue}
+
+// Valid reports whether p is a SecurityID this service knows.
+func (p Permission) Valid() bool { return slices.Contains(AllPermissions, p) }
+
+// ParsePermissions parses a comma-separated list of SecurityIDs, or "all".
+// Duplicates are removed and the result is sorted.
+func ParsePermissions(s string) ([]Permission, error) {
+	s = strings.TrimSpace(s)
+	if strings.EqualFold(s, "all") {
+		return slices.Clone(AllPermissions), nil
+	}
+	var out []Permission
+	for f := range strings.SplitSeq(s, ",") {
+		f = strings.TrimSpace(f)
+		n, err := strconv.Atoi(f)
+		if err != nil || !Permission(n).Valid() {
+			return nil, fmt.Errorf("unknown permission %q (want a list of %s, or all)", f, FormatPermissions(AllPermissions))
+		}
+		out = append(out, Permission(n))
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// FormatPermissions writes permissions as the comma-separated list that
+// ParsePermissions reads.
+func FormatPermissions(ps []Permission) string {
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = strconv.Itoa(int(p))
+	}
+	return strings.Join(parts, ",")
+}
+
+// Scope is the set of warehouses a client may see and change: every warehouse,
+// or a fixed list.
+type Scope struct {
+	All bool
+	// IDs lists the warehouses when All is false. An empty list allows nothing.
+	IDs []int64
+}
+
+// Contains reports whether warehouse wid is in the scope.
+func (s Scope) Contains(wid int64) bool {
+	return s.All || slices.Contains(s.IDs, wid)
+}
+
+// String formats the scope as the --warehouses flag takes it.
+func (s Scope) String() string {
+	if s.All {
+		return "all"
+	}
+	parts := make([]string, len(s.IDs))
+	for i, id := range s.IDs {
+		parts[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(parts, ",")
+}
+
+// ParseScope parses a comma-separated list of warehouse ids, or "all".
+func ParseScope(s string) (Scope, error) {
+	s = strings.TrimSpace(s)
+	if strings.EqualFold(s, "all") {
+		return Scope{All: true}, nil
+	}
+	var ids []int64
+	for f := range strings.SplitSeq(s, ",") {
+		f = strings.TrimSpace(f)
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil || n < 1 || n > MaxWarehouseID {
+			return Scope{}, fmt.Errorf("invalid warehouse id %q (want a list of ids from 1 to %d, or all)", f, MaxWarehouseID)
+		}
+		ids = append(ids, n)
+	}
+	slices.Sort(ids)
+	return Scope{IDs: slices.Compact(ids)}, nil
+}
+
+// Principal is the authenticated machine client behind a request.
+type Principal struct {
+	ClientID    string
+	Name        string
+	Permissions []Permission
+	Scope       Scope
+	ReadOnly    bool
+}
+
+// Can reports whether the principal holds permission p.
+func (p *Principal) Can(perm Permission) bool {
+	return slices.Contains(p.Permissions, perm)
+}
+
+// Authorize applies the contract's first two authorization checks in their
+// order: a read-only account may not write, then the permission must be held.
+// perm 0 means the operation needs no particular permission.
+func (p *Principal) Authorize(perm Permission, write bool) error {
+	if write && p.ReadOnly {
+		return &Error{Code: EFORBIDDEN, Message: MsgReadOnly}
+	}
+	if perm != 0 && !p.Can(perm) {
+		return &Error{Code: EFORBIDDEN, Message: MsgNoPermission}
+	}
+	return nil
+}

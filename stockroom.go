@@ -1,0 +1,138 @@
+// Package stockroom holds the domain of the Stockroom inventory service: its
+// types, its error codes and the pure rules that do not depend on a database
+// or a transport. It imports nothing else of the project, so every other
+// package can depend on it.
+package stockroom
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Error codes are the machine-readable values of the error object's "error"
+// field. They are part of the public contract; the HTTP layer maps each to one
+// status code.
+const (
+	EBADREQUEST     = "bad_request"
+	EINVALID        = "validation_error"
+	EUNAUTHORIZED   = "unauthorized"
+	EFORBIDDEN      = "forbidden"
+	ENOTFOUND       = "not_found"
+	EMETHOD         = "method_not_allowed"
+	ECONFLICT       = "conflict"
+	ETOOLARGE       = "payload_too_large"
+	EIDEMPOTENCY    = "idempotency_mismatch"
+	ERATELIMITED    = "rate_limited"
+	EINTERNAL       = "internal_error"
+	ENOTIMPLEMENTED = "not_implemented"
+	EUNAVAILABLE    = "unavailable"
+)
+
+// The exact 403 messages of the specification. Clients match on them, so they
+// must never be reworded.
+const (
+	MsgReadOnly        = "Account is read-only."
+	MsgOutOfScope      = "Warehouse is outside the client's authorized scope."
+	MsgNoPermission    = "Insufficient permissions."
+	MsgValidation      = "Model validation failed."
+	MsgInternal        = "Internal error."
+	MsgInvalidClient   = "Invalid client credentials."
+	MsgInvalidToken    = "The access token is missing, invalid or expired."
+	MsgDatabaseOffline = "The service is temporarily unavailable; try again shortly."
+)
+
+// Error is the one error type that crosses package boundaries when the cause
+// is meant for the caller. Any other error reaching the HTTP layer is treated
+// as internal: logged for the operator, shown to the user as "Internal error.".
+type Error struct {
+	// Code is one of the E* constants.
+	Code string
+	// Message is a human-readable sentence safe to show to the client.
+	Message string
+	// Details maps field names to their validation messages; only set for
+	// EINVALID.
+	Details map[string][]string
+}
+
+// Error implements the error interface.
+func (e *Error) Error() string {
+	if len(e.Details) == 0 {
+		return fmt.Sprintf("stockroom error: code=%s message=%s", e.Code, e.Message)
+	}
+	keys := make([]string, 0, len(e.Details))
+	for k := range e.Details {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, " %s=%q", k, e.Details[k])
+	}
+	return fmt.Sprintf("stockroom error: code=%s message=%s details:%s", e.Code, e.Message, b.String())
+}
+
+// Errorf returns an *Error with the given code and a formatted message.
+func Errorf(code string, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, EINTERNAL for
+// any other non-nil error and "" for nil.
+func ErrorCode(err error) string {
+	var e *Error
+	if err == nil {
+		return ""
+	} else if errors.As(err, &e) {
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorMessage returns the client-safe message of err: the message of an
+// *Error, or "Internal error." for anything else.
+func ErrorMessage(err error) string {
+	var e *Error
+	if err == nil {
+		return ""
+	} else if errors.As(err, &e) {
+		return e.Message
+	}
+	return MsgInternal
+}
+
+// Validation collects field errors so that every failing field of a request is
+// reported at once. The zero value is ready to use.
+type Validation struct {
+	details map[string][]string
+}
+
+// Add records msg against field.
+func (v *Validation) Add(field, msg string) {
+	if v.details == nil {
+		v.details = make(map[string][]string)
+	}
+	v.details[field] = append(v.details[field], msg)
+}
+
+// Has reports whether field already has an error, so later checks on the same
+// field can be skipped.
+func (v *Validation) Has(field string) bool {
+	_, ok := v.details[field]
+	return ok
+}
+
+// Err returns the collected failures as an EINVALID *Error, or nil if there
+// are none.
+func (v *Validation) Err() error {
+	if len(v.details) == 0 {
+		return nil
+	}
+	return &Error{Code: EINVALID, Message: MsgValidation, Details: v.details}
+}
+
+// Invalid is a shorthand for a validation error on a single field.
+func Invalid(field, msg string) *Error {
+	return &Error{Code: EINVALID, Message: MsgValidation, Details: map[string][]string{field: {msg}}}
+}
