@@ -1,0 +1,374 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stockroom/stockroom/internal/testdb"
+)
+
+// syncBuffer is a writer tests can read while a command still writes to it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// server is a running `stockroom serve`.
+type server struct {
+	url                  string
+	adminID, adminSecret string
+	stderr               *syncBuffer
+	stop                 context.CancelFunc
+	done                 chan struct{} // closed when the command returns
+	code                 int           // its exit status, once done
+}
+
+// wait stops the server and returns its exit status.
+func (s *server) wait() int {
+	s.stop()
+	<-s.done
+	return s.code
+}
+
+var (
+	credID     = regexp.MustCompile(`client_id=(\S+)`)
+	credSecret = regexp.MustCompile(`client_secret=(\S+)`)
+)
+
+// startServe runs the real command on a loopback port and waits until it
+// listens. vars are environment variables as NAME=VALUE.
+func startServe(t *testing.T, dsn string, vars []string, args ...string) *server {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &server{stderr: &syncBuffer{}, stop: cancel, done: make(chan struct{})}
+	argv := append([]string{"serve"}, args...)
+	if dsn != "" {
+		argv = append(argv, "--db", dsn)
+	}
+	if !strings.Contains(strings.Join(args, " "), "--addr") && !contains(vars, "STOCKROOM_ADDR=") {
+		argv = append(argv, "--addr", "127.0.0.1:0")
+	}
+	go func() {
+		defer close(s.done)
+		s.code = run(ctx, argv, getenv(vars), io.Discard, s.stderr)
+	}()
+	t.Cleanup(func() { s.wait() })
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if addr := listeningAddr(s.stderr.String()); addr != "" {
+			s.url = "http://" + addr
+			if m := credID.FindStringSubmatch(s.stderr.String()); m != nil {
+				s.adminID, s.adminSecret = m[1], credSecret.FindStringSubmatch(s.stderr.String())[1]
+			}
+			return s
+		}
+		select {
+		case <-s.done:
+			t.Fatalf("serve exited with %d: %s", s.code, s.stderr)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatalf("serve did not listen: %s", s.stderr)
+	return nil
+}
+
+func contains(vars []string, prefix string) bool {
+	for _, v := range vars {
+		if strings.HasPrefix(v, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func getenv(vars []string) func(string) string {
+	return func(name string) string {
+		for _, v := range vars {
+			if k, val, _ := strings.Cut(v, "="); k == name {
+				return val
+			}
+		}
+		return ""
+	}
+}
+
+// listeningAddr finds the address in the "listening" log line.
+func listeningAddr(log string) string {
+	sc := bufio.NewScanner(strings.NewReader(log))
+	for sc.Scan() {
+		var line struct{ Msg, Addr string }
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
+			return line.Addr
+		}
+	}
+	return ""
+}
+
+// admin runs an admin command and returns its exit status and output.
+func admin(t *testing.T, dsn string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), append(args, "--db", dsn), getenv(nil), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func mustAdmin(t *testing.T, dsn string, args ...string) string {
+	t.Helper()
+	code, out, errOut := admin(t, dsn, args...)
+	if code != 0 {
+		t.Fatalf("stockroom %s: exit %d: %s%s", strings.Join(args, " "), code, out, errOut)
+	}
+	return out
+}
+
+type tokenBody struct {
+	AccessToken string `json:"access_token"`
+	TokenType   string `json:"token_type"`
+	ExpiresIn   int    `json:"expires_in"`
+}
+
+func getToken(t *testing.T, base, id, secret string) (int, tokenBody) {
+	t.Helper()
+	res, err := http.PostForm(base+"/api/v1/Token", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var tb tokenBody
+	_ = json.NewDecoder(res.Body).Decode(&tb)
+	return res.StatusCode, tb
+}
+
+func mustToken(t *testing.T, base, id, secret string) string {
+	t.Helper()
+	status, tb := getToken(t, base, id, secret)
+	if status != 200 || tb.AccessToken == "" {
+		t.Fatalf("token for %s: status %d", id, status)
+	}
+	return tb.AccessToken
+}
+
+// list GETs a paged list and returns the status and the records.
+func list(t *testing.T, base, path, token string) (int, []map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", base+path, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var env struct{ Value []map[string]any }
+	_ = json.NewDecoder(res.Body).Decode(&env)
+	return res.StatusCode, env.Value
+}
+
+func TestServeEndToEnd(t *testing.T) {
+	for _, engine := range testdb.Engines(t) {
+		t.Run(engine, func(t *testing.T) {
+			dsn := testdb.DSN(t, engine)
+			s := startServe(t, dsn, nil)
+			if s.adminID == "" || s.adminSecret == "" {
+				t.Fatalf("first start printed no administrator credential: %s", s.stderr)
+			}
+
+			// The README's walk-through: printed credential → token → list.
+			admTok := mustToken(t, s.url, s.adminID, s.adminSecret)
+			status, whs := list(t, s.url, "/api/v1/Warehouse", admTok)
+			if status != 200 || len(whs) != 1 || whs[0]["name"] != "Main" || whs[0]["wID"] != 1.0 || whs[0]["active"] != true {
+				t.Fatalf("GET /Warehouse: %d %v", status, whs)
+			}
+
+			// Admin commands work on the database while the server runs.
+			mustAdmin(t, dsn, "warehouse", "add", "--id", "2", "--name", "North")
+			out := mustAdmin(t, dsn, "client", "add", "--name", "Picker", "--permissions", "11,88", "--warehouses", "2", "--id", "picker")
+			id, secret := credID.FindStringSubmatch(out), credSecret.FindStringSubmatch(out)
+			if id == nil || secret == nil || id[1] != "picker" {
+				t.Fatalf("client add printed %q", out)
+			}
+			pickTok := mustToken(t, s.url, "picker", secret[1])
+			if _, whs := list(t, s.url, "/api/v1/Warehouse", pickTok); len(whs) != 1 || whs[0]["wID"] != 2.0 {
+				t.Fatalf("scoped client sees %v, want only warehouse 2", whs)
+			}
+			if out := mustAdmin(t, dsn, "warehouse", "list"); !strings.Contains(out, "North") || !strings.Contains(out, "Main") {
+				t.Fatalf("warehouse list: %s", out)
+			}
+			out = mustAdmin(t, dsn, "client", "list")
+			if !strings.Contains(out, "picker") || !strings.Contains(out, s.adminID) || strings.Contains(out, secret[1]) || strings.Contains(out, s.adminSecret) {
+				t.Fatalf("client list (must list both and show no secret): %s", out)
+			}
+			mustAdmin(t, dsn, "reasoncode", "add", "--code", "77", "--description", "Quality hold", "--direction", "issue")
+			if out := mustAdmin(t, dsn, "reasoncode", "list"); !strings.Contains(out, "Quality hold") || !strings.Contains(out, "Purchase order receipt") {
+				t.Fatalf("reasoncode list: %s", out)
+			}
+			if _, rcs := list(t, s.url, "/api/v1/ReasonCode?sort=code&direction=desc&pageSize=1", admTok); len(rcs) != 1 || rcs[0]["code"] != 77.0 {
+				t.Fatalf("the API does not show the new reason code: %v", rcs)
+			}
+
+			// Disabling stops the client's tokens; enabling lets it in again;
+			// rotation replaces the secret.
+			mustAdmin(t, dsn, "client", "disable", "--id", "picker")
+			if status, _ := list(t, s.url, "/api/v1/Warehouse", pickTok); status != 401 {
+				t.Fatalf("disabled client's token: %d, want 401", status)
+			}
+			if status, _ := getToken(t, s.url, "picker", secret[1]); status != 401 {
+				t.Fatalf("disabled client got a token: %d", status)
+			}
+			mustAdmin(t, dsn, "client", "enable", "--id", "picker")
+			out = mustAdmin(t, dsn, "client", "rotate-secret", "--id", "picker")
+			newSecret := credSecret.FindStringSubmatch(out)
+			if newSecret == nil || newSecret[1] == secret[1] {
+				t.Fatalf("rotate-secret printed %q", out)
+			}
+			if status, _ := getToken(t, s.url, "picker", secret[1]); status != 401 {
+				t.Fatalf("old secret after rotation: %d, want 401", status)
+			}
+			mustToken(t, s.url, "picker", newSecret[1])
+
+			// A second start on the same database prints no secret.
+			if code := s.wait(); code != 0 {
+				t.Fatalf("serve exited %d after the stop signal: %s", code, s.stderr)
+			}
+			again := startServe(t, dsn, nil)
+			if strings.Contains(again.stderr.String(), "client_secret") {
+				t.Fatalf("second start printed a secret: %s", again.stderr)
+			}
+			mustToken(t, again.url, s.adminID, s.adminSecret)
+		})
+	}
+}
+
+func TestInstancesStartingTogetherCreateOneAdministrator(t *testing.T) {
+	for _, engine := range testdb.Engines(t) {
+		t.Run(engine, func(t *testing.T) {
+			dsn := testdb.DSN(t, engine)
+			var wg sync.WaitGroup
+			servers := make([]*server, 3)
+			for i := range servers {
+				wg.Go(func() { servers[i] = startServe(t, dsn, nil) })
+			}
+			wg.Wait()
+			printed := 0
+			for _, s := range servers {
+				if s.adminID != "" {
+					printed++
+					for _, other := range servers {
+						mustToken(t, other.url, s.adminID, s.adminSecret)
+					}
+				}
+			}
+			if printed != 1 {
+				t.Fatalf("%d instances printed an administrator credential, want exactly 1", printed)
+			}
+		})
+	}
+}
+
+func TestConfigurationFromEnvironment(t *testing.T) {
+	dsn := testdb.DSN(t, "sqlite")
+	s := startServe(t, "", []string{"STOCKROOM_DB=" + dsn, "STOCKROOM_TOKEN_TTL=90m", "STOCKROOM_ADDR=127.0.0.1:0"})
+	if _, tb := getToken(t, s.url, s.adminID, s.adminSecret); tb.ExpiresIn != 5400 {
+		t.Fatalf("STOCKROOM_TOKEN_TTL=90m gave expires_in %d, want 5400", tb.ExpiresIn)
+	}
+	// A flag beats its variable.
+	s2 := startServe(t, "", []string{"STOCKROOM_DB=" + dsn, "STOCKROOM_TOKEN_TTL=90m"}, "--token-ttl", "2h")
+	if _, tb := getToken(t, s2.url, s.adminID, s.adminSecret); tb.ExpiresIn != 7200 {
+		t.Fatalf("--token-ttl 2h gave expires_in %d, want 7200", tb.ExpiresIn)
+	}
+}
+
+func TestBadArguments(t *testing.T) {
+	dsn := testdb.DSN(t, "sqlite")
+	for _, tc := range []struct {
+		args []string
+		env  []string
+	}{
+		{args: []string{"bogus"}},
+		{args: []string{"warehouse", "frobnicate"}},
+		{args: []string{"warehouse", "add", "--name", "X", "--db", dsn}},
+		{args: []string{"warehouse", "add", "--id", "0", "--name", "X", "--db", dsn}},
+		{args: []string{"warehouse", "add", "--id", "x", "--name", "X", "--db", dsn}},
+		{args: []string{"client", "add", "--name", "x", "--permissions", "12", "--warehouses", "all", "--db", dsn}},
+		{args: []string{"client", "add", "--name", "x", "--permissions", "11", "--db", dsn}},
+		{args: []string{"client", "add", "--name", "x", "--permissions", "11", "--warehouses", "all", "--secret", "short", "--db", dsn}},
+		{args: []string{"client", "disable", "--db", dsn}},
+		{args: []string{"reasoncode", "add", "--code", "5", "--description", "d", "--direction", "up", "--db", dsn}},
+		{args: []string{"serve", "--token-ttl", "banana"}},
+		{args: []string{"serve", "--rate-limit", "0"}},
+		{args: []string{"serve", "--redis", "no-port"}},
+		{args: []string{"serve", "stray"}},
+		{args: []string{"serve"}, env: []string{"STOCKROOM_TOKEN_TTL=banana"}},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), tc.args, getenv(tc.env), &stdout, &stderr)
+		first, _, _ := strings.Cut(stderr.String(), "\n")
+		if code != 2 || !strings.HasPrefix(first, "stockroom") || !strings.Contains(stderr.String(), "Usage: stockroom") {
+			t.Errorf("%v %v: exit %d, stderr %q; want 2 with a one-line error and usage", tc.args, tc.env, code, stderr.String())
+		}
+	}
+	// Well-formed but refused by the data: exit 1, no usage.
+	mustAdmin(t, dsn, "warehouse", "add", "--id", "5", "--name", "Five")
+	code, _, errOut := admin(t, dsn, "warehouse", "add", "--id", "5", "--name", "Again")
+	if code != 1 || !strings.Contains(errOut, "already exists") {
+		t.Errorf("duplicate warehouse: exit %d %q, want 1", code, errOut)
+	}
+	code, _, errOut = admin(t, dsn, "client", "add", "--name", "x", "--permissions", "11", "--warehouses", "9")
+	if code != 2 || !strings.Contains(errOut, "warehouse 9 does not exist") {
+		t.Errorf("client on a missing warehouse: exit %d %q, want 2", code, errOut)
+	}
+}
+
+// TestGracefulShutdown stops the server while a request is half received:
+// the request still completes, then the server exits cleanly.
+func TestGracefulShutdown(t *testing.T) {
+	s := startServe(t, testdb.DSN(t, "sqlite"), nil)
+	body := url.Values{"grant_type": {"client_credentials"}, "client_id": {s.adminID}, "client_secret": {s.adminSecret}}.Encode()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /api/v1/Token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:10])
+	time.Sleep(200 * time.Millisecond) // let the handler start reading the body
+	s.stop()
+	time.Sleep(200 * time.Millisecond) // shutdown has begun and waits for us
+	fmt.Fprint(conn, body[10:])
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("in-flight request cut off by shutdown: %v", err)
+	}
+	if res.StatusCode != 200 {
+		t.Fatalf("in-flight request: %d", res.StatusCode)
+	}
+	<-s.done
+	if s.code != 0 {
+		t.Fatalf("exit %d after graceful shutdown: %s", s.code, s.stderr)
+	}
+	if !strings.Contains(s.stderr.String(), `"msg":"stopped"`) {
+		t.Fatalf("no clean stop logged: %s", s.stderr)
+	}
+}
