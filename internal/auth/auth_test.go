@@ -48,7 +48,7 @@ func TestNewTokenIsUniqueAndWellFormed(t *testing.T) {
 
 func TestHashTokenIsStableAndDistinct(t *testing.T) {
 	a, b := auth.NewToken(), auth.NewToken()
-	if auth.HashToken(a) != auth.HashToken(a) {
+	if h1, h2 := auth.HashToken(a), auth.HashToken(a); h1 != h2 {
 		t.Fatal("hash is not deterministic")
 	}
 	if auth.HashToken(a) == auth.HashToken(b) {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -82,6 +83,15 @@ type pageQuery struct {
 	args    args
 	columns string
 	sort    sortSpec
+}
+
+// queryOne runs a query for one record; no row becomes the notFound error.
+func queryOne[T any](ctx context.Context, db *DB, notFound error, scan func(scanner) (T, error), query string, a ...any) (T, error) {
+	v, err := scan(db.read.QueryRowContext(ctx, query, a...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return v, notFound
+	}
+	return v, db.classify(err)
 }
 
 // queryPage runs the count and the page of a list in one snapshot. It is the

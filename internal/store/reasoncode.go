@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 
 	"github.com/stockroom/stockroom"
 )
@@ -51,14 +50,10 @@ func insertReasonCode(ctx context.Context, q querier, rc stockroom.ReasonCode) e
 
 // FindReasonCode returns one reason code, or ENOTFOUND.
 func (db *DB) FindReasonCode(ctx context.Context, code int64) (stockroom.ReasonCode, error) {
-	rc, err := scanReasonCode(db.read.QueryRowContext(ctx, `
+	return queryOne(ctx, db, stockroom.Errorf(stockroom.ENOTFOUND, "Reason code %d does not exist.", code), scanReasonCode, `
 		SELECT `+reasonCodeColumns+`
 		FROM reason_codes
-		WHERE code = $1`, code))
-	if errors.Is(err, sql.ErrNoRows) {
-		return rc, stockroom.Errorf(stockroom.ENOTFOUND, "Reason code %d does not exist.", code)
-	}
-	return rc, db.classify(err)
+		WHERE code = $1`, code)
 }
 
 // ListReasonCodes returns a page of every reason code.

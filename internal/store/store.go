@@ -52,6 +52,10 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 			return nil, err
 		}
 		w.SetMaxOpenConns(1)
+		if err := setWAL(ctx, w); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("sqlite %s: %w", path, err)
+		}
 		r, err := openSQLite(path, "deferred", true)
 		if err != nil {
 			w.Close()
@@ -86,7 +90,6 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 func openSQLite(path, txlock string, queryOnly bool) (*sql.DB, error) {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	if queryOnly {
@@ -98,6 +101,31 @@ func openSQLite(path, txlock string, queryOnly bool) (*sql.DB, error) {
 		return nil, fmt.Errorf("sqlite: %w", err)
 	}
 	return db, nil
+}
+
+// setWAL switches the file to write-ahead logging, which lets readers work
+// while a writer commits. The mode is stored in the file, so this matters once
+// per database; but processes opening a new file at the same moment can get
+// SQLITE_BUSY from the switch without SQLite's busy handler waiting, so it is
+// retried here.
+func setWAL(ctx context.Context, db *sql.DB) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	for {
+		var mode string
+		err := db.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
+		if err == nil {
+			return nil
+		}
+		if !isBusy(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // redact hides a password in a URL-shaped DSN for error messages.

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 
 	"github.com/stockroom/stockroom"
 )
@@ -52,14 +51,10 @@ func insertWarehouse(ctx context.Context, q querier, w stockroom.Warehouse) erro
 
 // FindWarehouse returns one warehouse, or ENOTFOUND.
 func (db *DB) FindWarehouse(ctx context.Context, wid int64) (stockroom.Warehouse, error) {
-	w, err := scanWarehouse(db.read.QueryRowContext(ctx, `
+	return queryOne(ctx, db, stockroom.Errorf(stockroom.ENOTFOUND, "Warehouse %d does not exist.", wid), scanWarehouse, `
 		SELECT `+warehouseColumns+`
 		FROM warehouses
-		WHERE wid = $1`, wid))
-	if errors.Is(err, sql.ErrNoRows) {
-		return w, stockroom.Errorf(stockroom.ENOTFOUND, "Warehouse %d does not exist.", wid)
-	}
-	return w, db.classify(err)
+		WHERE wid = $1`, wid)
 }
 
 // ListWarehouses returns a page of the warehouses in scope.
