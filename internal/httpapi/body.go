@@ -1,8 +1,14 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"errors"
+	"io"
+	"mime"
 	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
 
 	"github.com/stockroom/stockroom"
 )
@@ -14,4 +20,133 @@ func isTooLarge(err error) bool {
 
 func tooLarge() error {
 	return stockroom.Errorf(stockroom.ETOOLARGE, "The request body is larger than 1 MiB.")
+}
+
+// object is a JSON request body whose field names are matched without regard
+// to letter case, as the original product binds them. Unknown fields are
+// ignored. Each accessor returns nil for an absent or null field and records
+// a validation error, under the field's documented name, for a value of the
+// wrong JSON type.
+type object map[string]json.RawMessage
+
+// decodeObject reads a JSON object body. A body that is not JSON, or not an
+// object, is bad_request; one that names a field twice (in any letter case) is
+// a validation error.
+func decodeObject(r *http.Request) (object, error) {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+		return nil, stockroom.Errorf(stockroom.EBADREQUEST, "The request body must be JSON (Content-Type: application/json).")
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		if isTooLarge(err) {
+			return nil, tooLarge()
+		}
+		return nil, stockroom.Errorf(stockroom.EBADREQUEST, "The request body could not be read.")
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(body, &raw); err != nil || raw == nil {
+		return nil, stockroom.Errorf(stockroom.EBADREQUEST, "The request body is not a JSON object.")
+	}
+	o := make(object, len(raw))
+	var v stockroom.Validation
+	for k, val := range raw {
+		lk := strings.ToLower(k)
+		if _, dup := o[lk]; dup {
+			v.Add(k, "is given more than once")
+		}
+		o[lk] = val
+	}
+	return o, v.Err()
+}
+
+func (o object) raw(name string) (json.RawMessage, bool) {
+	b, ok := o[strings.ToLower(name)]
+	if !ok || string(b) == "null" {
+		return nil, false
+	}
+	return b, true
+}
+
+// has reports whether the field is present and not null.
+func (o object) has(name string) bool {
+	_, ok := o.raw(name)
+	return ok
+}
+
+func (o object) str(v *stockroom.Validation, name string) *string {
+	b, ok := o.raw(name)
+	if !ok {
+		return nil
+	}
+	var s string
+	if json.Unmarshal(b, &s) != nil {
+		v.Add(name, "must be a string")
+		return nil
+	}
+	return &s
+}
+
+var jsonInteger = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+
+func (o object) int(v *stockroom.Validation, name string) *int64 {
+	b, ok := o.raw(name)
+	if !ok {
+		return nil
+	}
+	if !jsonInteger.Match(b) {
+		v.Add(name, "must be an integer")
+		return nil
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil {
+		v.Add(name, "is out of range")
+		return nil
+	}
+	return &n
+}
+
+func (o object) units(v *stockroom.Validation, name string) *stockroom.Units {
+	b, ok := o.raw(name)
+	if !ok {
+		return nil
+	}
+	u, err := stockroom.ParseUnits(string(b))
+	if err != nil {
+		if len(b) > 0 && (b[0] == '"' || b[0] == '{' || b[0] == '[' || b[0] == 't' || b[0] == 'f') {
+			v.Add(name, "must be a number")
+		} else {
+			v.Add(name, err.Error())
+		}
+		return nil
+	}
+	return &u
+}
+
+func (o object) bool(v *stockroom.Validation, name string) *bool {
+	b, ok := o.raw(name)
+	if !ok {
+		return nil
+	}
+	var x bool
+	if json.Unmarshal(b, &x) != nil {
+		v.Add(name, "must be true or false")
+		return nil
+	}
+	return &x
+}
+
+// synonym reads a field that clients may send under either of two names
+// (category or categoryID, uOM or unit). Both with different values is a
+// validation error.
+func synonym[T comparable](o object, v *stockroom.Validation, name, alt string, get func(object, *stockroom.Validation, string) *T) *T {
+	a, b := get(o, v, name), get(o, v, alt)
+	switch {
+	case a != nil && b != nil && *a != *b:
+		v.Add(alt, "differs from "+name+"; give one of them")
+		return nil
+	case a != nil:
+		return a
+	}
+	return b
 }

@@ -90,11 +90,20 @@ func isDigits(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
-// pageRequest parses the paging parameters of a list request.
-func pageRequest(r *http.Request) (stockroom.PageRequest, error) {
+// queryOf parses the query parameters of a request.
+func queryOf(r *http.Request) (query, error) {
 	q, err := parseQuery(r.URL.RawQuery)
 	if err != nil {
-		return stockroom.PageRequest{}, stockroom.Errorf(stockroom.EBADREQUEST, "The query string is malformed.")
+		return nil, stockroom.Errorf(stockroom.EBADREQUEST, "The query string is malformed.")
+	}
+	return q, nil
+}
+
+// pageRequest parses the paging parameters of a list request.
+func pageRequest(r *http.Request) (stockroom.PageRequest, error) {
+	q, err := queryOf(r)
+	if err != nil {
+		return stockroom.PageRequest{}, err
 	}
 	return parsePageRequest(q)
 }

@@ -28,6 +28,17 @@ func (s *Server) routes() []route {
 
 		{pattern: "POST /api/v1/Token", public: true, handle: s.handleToken},
 
+		{pattern: "GET /api/v1/Item", perm: stockroom.PermItemRead, handle: s.handleItemQuery},
+		{pattern: "GET /api/v1/Item/All", perm: stockroom.PermItemRead, handle: s.handleItemListAll},
+		{pattern: "GET /api/v1/Item/{id}", perm: stockroom.PermItemRead, handle: s.handleItemGet},
+		{pattern: "POST /api/v1/Item", perm: stockroom.PermItemWrite, handle: s.handleItemCreate},
+		{pattern: "PUT /api/v1/Item", perm: stockroom.PermItemWrite, handle: s.handleItemUpdate},
+		{pattern: "DELETE /api/v1/Item/{shortID}", perm: stockroom.PermItemWrite, handle: s.handleItemDelete},
+
+		{pattern: "GET /api/v1/Alias", perm: stockroom.PermItemRead, handle: s.handleAliasList},
+		{pattern: "POST /api/v1/Alias", perm: stockroom.PermItemWrite, handle: s.handleAliasCreate},
+		{pattern: "DELETE /api/v1/Alias/{alias}", perm: stockroom.PermItemWrite, handle: s.handleAliasDelete},
+
 		{pattern: "GET /api/v1/Warehouse", handle: s.handleWarehouseList},
 		{pattern: "GET /api/v1/ReasonCode", handle: s.handleReasonCodeList},
 	}

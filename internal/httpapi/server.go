@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"regexp"
 	"runtime/debug"
 	"strings"
@@ -112,9 +113,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // canonicalizePath rewrites the literal segments of r's path to the case the
-// routes use, and reports whether the result routes.
+// routes use, and reports whether the result routes. It works on the escaped
+// path so that an escaped "/" inside a ShortID stays inside its segment.
 func (s *Server) canonicalizePath(r *http.Request) bool {
-	segs := strings.Split(r.URL.Path, "/")
+	segs := strings.Split(r.URL.EscapedPath(), "/")
 	changed := false
 	for i, seg := range segs {
 		if c, ok := s.segments[strings.ToLower(seg)]; ok && c != seg {
@@ -124,8 +126,13 @@ func (s *Server) canonicalizePath(r *http.Request) bool {
 	if !changed {
 		return false
 	}
+	escaped := strings.Join(segs, "/")
+	path, err := url.PathUnescape(escaped)
+	if err != nil {
+		return false
+	}
 	u := *r.URL
-	u.Path, u.RawPath = strings.Join(segs, "/"), ""
+	u.Path, u.RawPath = path, escaped
 	orig := r.URL
 	r.URL = &u
 	if _, pattern := s.mux.Handler(r); pattern == "" {

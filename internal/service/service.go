@@ -31,6 +31,19 @@ type Store interface {
 	SetClientEnabled(ctx context.Context, id string, enabled bool, now time.Time) error
 	SetClientSecret(ctx context.Context, id, secretHash string, now time.Time) error
 
+	CreateItem(ctx context.Context, it *stockroom.Item) error
+	CreateItems(ctx context.Context, items []stockroom.Item) (int64, error)
+	FindItem(ctx context.Context, partNo int64) (stockroom.Item, error)
+	FindItemByShortID(ctx context.Context, shortID string) (stockroom.Item, error)
+	FindItemByAlias(ctx context.Context, alias string) (stockroom.Item, error)
+	UpdateItem(ctx context.Context, shortID string, fn func(*stockroom.Item) (bool, error)) (stockroom.Item, error)
+	ListItems(ctx context.Context, activeOnly bool, req stockroom.PageRequest) (stockroom.Page[stockroom.Item], error)
+	ListItemsInCategory(ctx context.Context, category int64) ([]stockroom.Item, error)
+
+	CreateAlias(ctx context.Context, al *stockroom.Alias, itemShortID string) error
+	DeleteAlias(ctx context.Context, alias string) (stockroom.Alias, error)
+	ListAliases(ctx context.Context, itemShortID string, req stockroom.PageRequest) (stockroom.Page[stockroom.Alias], error)
+
 	CreateToken(ctx context.Context, hash, clientID string, created, expires time.Time) error
 	FindPrincipalByToken(ctx context.Context, hash string, now time.Time) (*stockroom.Principal, error)
 }

@@ -89,3 +89,13 @@ func isBusy(err error) bool {
 	var liteErr *sqlite.Error
 	return errors.As(err, &liteErr) && liteErr.Code()&0xff == sqlite3.SQLITE_BUSY
 }
+
+// forUpdate is the row-locking clause for a SELECT inside a write
+// transaction. SQLite has none and needs none: its write transactions begin
+// IMMEDIATE and exclude each other.
+func (db *DB) forUpdate() string {
+	if db.engine == Postgres {
+		return " FOR UPDATE"
+	}
+	return ""
+}

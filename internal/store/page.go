@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,6 +48,10 @@ type sortSpec struct {
 	defDesc  bool
 	// key is the SQL expression of the record's unique key.
 	key string
+	// unique lists other sortable expressions whose values never repeat, so
+	// they need no tie-breaker (which would also keep an index from serving
+	// the order).
+	unique []string
 	// modified is the SQL column compared with modifiedSince; "" when the
 	// records carry no modified time and the parameter does not apply.
 	modified string
@@ -55,8 +60,8 @@ type sortSpec struct {
 // orderBy resolves req's sort against the whitelist: an unknown field falls
 // back to the default order. An explicit direction applies to whichever field
 // is used; without one a requested field sorts ascending and the default
-// field in its natural direction.
-func (s sortSpec) orderBy(req stockroom.PageRequest) string {
+// field in its natural direction. reverse flips the whole order.
+func (s sortSpec) orderBy(req stockroom.PageRequest, reverse bool) string {
 	col, ok := s.fields[strings.ToLower(req.Sort)]
 	desc := req.Direction == stockroom.DirectionDesc
 	if !ok || req.Sort == "" {
@@ -66,10 +71,10 @@ func (s sortSpec) orderBy(req stockroom.PageRequest) string {
 		}
 	}
 	dir := " ASC"
-	if desc {
+	if desc != reverse {
 		dir = " DESC"
 	}
-	if col == s.key {
+	if col == s.key || slices.Contains(s.unique, col) {
 		return col + dir
 	}
 	return col + dir + ", " + s.key + dir
@@ -83,6 +88,9 @@ type pageQuery struct {
 	args    args
 	columns string
 	sort    sortSpec
+	// counter names a kept count (see addCount) equal to the number of rows
+	// the query matches when no modifiedSince applies; "" means COUNT(*).
+	counter string
 }
 
 // queryOne runs a query for one record; no row becomes the notFound error.
@@ -96,6 +104,11 @@ func queryOne[T any](ctx context.Context, db *DB, notFound error, scan func(scan
 
 // queryPage runs the count and the page of a list in one snapshot. It is the
 // one place where LIMIT and OFFSET are written.
+//
+// Large lists stay cheap at both ends: the total comes from a kept counter
+// where there is one, and a page in the back half of the list is read by
+// walking the index from the other end and reversing the result, so the
+// database never skips more than half the rows.
 func queryPage[T any](ctx context.Context, db *DB, q pageQuery, req stockroom.PageRequest, scan func(scanner) (T, error)) (stockroom.Page[T], error) {
 	page := stockroom.Page[T]{Items: []T{}, Page: req.Page, PageSize: req.PageSize}
 	if q.sort.modified != "" && !req.ModifiedSince.IsZero() {
@@ -112,17 +125,30 @@ func queryPage[T any](ctx context.Context, db *DB, q pageQuery, req stockroom.Pa
 		where = " WHERE " + strings.Join(conds, " AND ")
 	}
 	err := db.inReadTx(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+q.from+where, q.args...).Scan(&page.Total); err != nil {
+		var err error
+		if q.counter != "" && req.ModifiedSince.IsZero() {
+			page.Total, err = countOf(ctx, tx, q.counter)
+		} else {
+			err = tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+q.from+where, q.args...).Scan(&page.Total)
+		}
+		if err != nil {
 			return err
 		}
-		offset := req.Offset()
+		offset, limit := req.Offset(), req.PageSize
 		if offset >= page.Total {
 			return nil
 		}
+		reverse := offset > page.Total/2
+		if reverse {
+			offset = page.Total - offset - limit
+			if offset < 0 {
+				limit, offset = limit+offset, 0
+			}
+		}
 		a := q.args
 		sqlText := "SELECT " + q.columns + " FROM " + q.from + where +
-			" ORDER BY " + q.sort.orderBy(req) +
-			" LIMIT " + a.add(req.PageSize) + " OFFSET " + a.add(offset)
+			" ORDER BY " + q.sort.orderBy(req, reverse) +
+			" LIMIT " + a.add(limit) + " OFFSET " + a.add(offset)
 		rows, err := tx.QueryContext(ctx, sqlText, a...)
 		if err != nil {
 			return err
@@ -134,6 +160,9 @@ func queryPage[T any](ctx context.Context, db *DB, q pageQuery, req stockroom.Pa
 				return err
 			}
 			page.Items = append(page.Items, item)
+		}
+		if reverse {
+			slices.Reverse(page.Items)
 		}
 		return rows.Err()
 	})

@@ -1,0 +1,145 @@
+package stockroom
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+)
+
+// Item is a catalog entry: a part with an auto-assigned partNo and a unique
+// ShortID (the SKU).
+type Item struct {
+	PartNo       int64     `json:"partNo"`
+	ShortID      string    `json:"shortID"`
+	Description  string    `json:"description"`
+	Category     int64     `json:"category"`
+	SubCategory  int64     `json:"subCategory"`
+	UOM          string    `json:"uOM"`
+	PutUp        string    `json:"putUp"`
+	Units        Units     `json:"units"`
+	DfltOwner    int64     `json:"dfltOwner"`
+	Created      time.Time `json:"created"`
+	Modified     time.Time `json:"modified"`
+	Discontinued bool      `json:"discontinued"`
+	CreatedBy    string    `json:"createdBy"`
+}
+
+// MarshalJSON writes the item with the derived fields clients of the original
+// product read: active (the inverse of discontinued), and categoryID and unit
+// beside category and uOM.
+func (it Item) MarshalJSON() ([]byte, error) {
+	type plain Item
+	return json.Marshal(struct {
+		plain
+		Active     bool   `json:"active"`
+		CategoryID int64  `json:"categoryID"`
+		Unit       string `json:"unit"`
+	}{plain(it), !it.Discontinued, it.Category, it.UOM})
+}
+
+// Field length limits of items, in characters.
+const (
+	MaxKeyLen         = 64 // ShortIDs and aliases
+	MaxDescriptionLen = 500
+	MaxUOMLen         = 20
+	MaxPutUpLen       = 100
+)
+
+// ItemChange is a create or partial update of an item: nil fields are left as
+// they are (or take their zero value on create).
+type ItemChange struct {
+	ShortID      string
+	Description  *string
+	Category     *int64
+	SubCategory  *int64
+	UOM          *string
+	PutUp        *string
+	Units        *Units
+	DfltOwner    *int64
+	Discontinued *bool
+}
+
+// Validate checks every field of the change and reports every failure at
+// once. It trims the ShortID.
+func (c *ItemChange) Validate(v *Validation) {
+	c.ShortID = strings.TrimSpace(c.ShortID)
+	ValidateKey(v, "shortID", c.ShortID)
+	checkText(v, "description", c.Description, MaxDescriptionLen)
+	checkText(v, "uOM", c.UOM, MaxUOMLen)
+	checkText(v, "putUp", c.PutUp, MaxPutUpLen)
+	for field, p := range map[string]*int64{"category": c.Category, "subCategory": c.SubCategory, "dfltOwner": c.DfltOwner} {
+		if p != nil && (*p < 0 || *p > MaxWarehouseID) {
+			v.Add(field, "must be between 0 and 2147483647")
+		}
+	}
+	if c.Units != nil && *c.Units < 0 {
+		v.Add("units", "must be 0 or greater")
+	}
+}
+
+// Apply writes the change onto item and reports whether any value changed.
+func (c *ItemChange) Apply(item *Item) bool {
+	before := *item
+	set(&item.Description, c.Description)
+	set(&item.Category, c.Category)
+	set(&item.SubCategory, c.SubCategory)
+	set(&item.UOM, c.UOM)
+	set(&item.PutUp, c.PutUp)
+	set(&item.Units, c.Units)
+	set(&item.DfltOwner, c.DfltOwner)
+	set(&item.Discontinued, c.Discontinued)
+	return *item != before
+}
+
+func set[T any](dst *T, src *T) {
+	if src != nil {
+		*dst = *src
+	}
+}
+
+func checkText(v *Validation, field string, s *string, max int) {
+	switch {
+	case s == nil:
+	case utf8.RuneCountInString(*s) > max:
+		v.Add(field, "must be at most "+strconv.Itoa(max)+" characters")
+	case strings.ContainsFunc(*s, func(r rune) bool { return unicode.IsControl(r) && r != '\t' && r != '\n' }):
+		v.Add(field, "must not contain control characters")
+	}
+}
+
+// ValidateKey checks a ShortID or alias: 1 to 64 characters after trimming,
+// no control characters. The caller trims.
+func ValidateKey(v *Validation, field, key string) {
+	switch {
+	case v.Has(field): // already refused, for its JSON type say
+	case key == "":
+		v.Add(field, "is required")
+	case utf8.RuneCountInString(key) > MaxKeyLen:
+		v.Add(field, "must be at most 64 characters")
+	case strings.ContainsFunc(key, unicode.IsControl):
+		v.Add(field, "must not contain control characters")
+	case !utf8.ValidString(key):
+		v.Add(field, "must be valid UTF-8")
+	}
+}
+
+// FoldKey returns the form under which ShortIDs and aliases are unique and
+// found: Unicode case folding, so "bolt-m8" and "BOLT-M8" are one key. It is
+// computed here, once, so both engines agree on it.
+func FoldKey(key string) string {
+	return cases.Fold().String(strings.TrimSpace(key))
+}
+
+// Alias is an alternate part number that points to one item.
+type Alias struct {
+	Alias    string    `json:"alias"`
+	PartNo   int64     `json:"partNo"`
+	ShortID  string    `json:"shortID"`
+	Created  time.Time `json:"created"`
+	Modified time.Time `json:"modified"`
+}
