@@ -49,13 +49,19 @@ func decodeObject(r *http.Request) (object, error) {
 		return nil, stockroom.Errorf(stockroom.EBADREQUEST, "The request body is not a JSON object.")
 	}
 	o := make(object, len(raw))
-	var v stockroom.Validation
+	spellings := make(map[string][]string, len(raw))
 	for k, val := range raw {
 		lk := strings.ToLower(k)
-		if _, dup := o[lk]; dup {
-			v.Add(k, "is given more than once")
-		}
 		o[lk] = val
+		spellings[lk] = append(spellings[lk], k)
+	}
+	var v stockroom.Validation
+	for _, names := range spellings {
+		if len(names) > 1 {
+			for _, k := range names {
+				v.Add(k, "is given more than once, in different letter cases")
+			}
+		}
 	}
 	return o, v.Err()
 }
@@ -66,12 +72,6 @@ func (o object) raw(name string) (json.RawMessage, bool) {
 		return nil, false
 	}
 	return b, true
-}
-
-// has reports whether the field is present and not null.
-func (o object) has(name string) bool {
-	_, ok := o.raw(name)
-	return ok
 }
 
 func (o object) str(v *stockroom.Validation, name string) *string {

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -176,4 +177,30 @@ func detailFields(v map[string]any) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// send sends an authenticated request with a JSON body (a string is sent as
+// it is, anything else is marshalled).
+func (a *api) send(t *testing.T, method, path, token string, body any) response {
+	t.Helper()
+	var b []byte
+	switch v := body.(type) {
+	case nil:
+	case string:
+		b = []byte(v)
+	default:
+		var err error
+		if b, err = json.Marshal(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return a.do(t, method, path, bytes.NewReader(b), "Authorization", "Bearer "+token, "Content-Type", "application/json")
+}
+
+// clientToken creates a client with the given permissions on all warehouses
+// and returns a token for it.
+func (a *api) clientToken(t *testing.T, readOnly bool, perms ...stockroom.Permission) string {
+	t.Helper()
+	id, secret := a.addClient(t, service.NewClient{Permissions: perms, Scope: stockroom.Scope{All: true}, ReadOnly: readOnly})
+	return a.token(t, id, secret)
 }

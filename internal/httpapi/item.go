@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/stockroom/stockroom"
 )
@@ -183,11 +184,13 @@ func (s *Server) handleAliasCreate(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	var v stockroom.Validation
-	alias, itemID := o.str(&v, "alias"), o.str(&v, "itemID")
+	alias, itemID := strings.TrimSpace(deref(o.str(&v, "alias"))), strings.TrimSpace(deref(o.str(&v, "itemID")))
+	stockroom.ValidateKey(&v, "alias", alias)
+	stockroom.ValidateKey(&v, "itemID", itemID)
 	if err := v.Err(); err != nil {
 		return err
 	}
-	al, err := s.svc.CreateAlias(r.Context(), deref(alias), deref(itemID))
+	al, err := s.svc.CreateAlias(r.Context(), alias, itemID)
 	if err != nil {
 		return err
 	}

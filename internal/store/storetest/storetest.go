@@ -26,6 +26,7 @@ func Run(t *testing.T, newDSN func(testing.TB) string) {
 	t.Run("ReasonCodes", h.testReasonCodes)
 	t.Run("Clients", h.testClients)
 	t.Run("Tokens", h.testTokens)
+	t.Run("Items", h.testItems)
 }
 
 type harness struct {
