@@ -1,7 +1,6 @@
 package stockroom
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -27,19 +26,6 @@ type Item struct {
 	Modified     time.Time `json:"modified"`
 	Discontinued bool      `json:"discontinued"`
 	CreatedBy    string    `json:"createdBy"`
-}
-
-// MarshalJSON writes the item with the derived fields clients of the original
-// product read: active (the inverse of discontinued), and categoryID and unit
-// beside category and uOM.
-func (it Item) MarshalJSON() ([]byte, error) {
-	type plain Item
-	return json.Marshal(struct {
-		plain
-		Active     bool   `json:"active"`
-		CategoryID int64  `json:"categoryID"`
-		Unit       string `json:"unit"`
-	}{plain(it), !it.Discontinued, it.Category, it.UOM})
 }
 
 // Field length limits of items, in characters.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Permission is a SecurityID of the specification. A client holds a set of
@@ -107,6 +108,8 @@ type Principal struct {
 	Permissions []Permission
 	Scope       Scope
 	ReadOnly    bool
+	// Expires is when the token that authenticated the principal expires.
+	Expires time.Time
 }
 
 // Can reports whether the principal holds permission p.

@@ -6,6 +6,7 @@
 //	stockroom warehouse add|list         manage warehouses
 //	stockroom client add|list|disable|enable|rotate-secret
 //	stockroom reasoncode add|list        manage reason codes
+//	stockroom demo --items N             load demo data
 //
 // Every flag can also be set by an environment variable: --token-ttl is
 // STOCKROOM_TOKEN_TTL, and so on. A flag on the command line wins.
@@ -58,6 +59,7 @@ func commands() []command {
 		{"client rotate-secret", "give a client a new secret and revoke its tokens: --id ID", runClientRotate},
 		{"reasoncode add", "add a reason code: --code N --description TEXT --direction receive|issue|any", runReasonCodeAdd},
 		{"reasoncode list", "list reason codes", runReasonCodeList},
+		{"demo", "load demo data: --items N", runDemo},
 	}
 }
 

@@ -191,7 +191,7 @@ func TestServeEndToEnd(t *testing.T) {
 	for _, engine := range testdb.Engines(t) {
 		t.Run(engine, func(t *testing.T) {
 			dsn := testdb.DSN(t, engine)
-			s := startServe(t, dsn, nil)
+			s := startServe(t, dsn, nil, "--auth-cache", "1s")
 			if s.adminID == "" || s.adminSecret == "" {
 				t.Fatalf("first start printed no administrator credential: %s", s.stderr)
 			}
@@ -232,8 +232,13 @@ func TestServeEndToEnd(t *testing.T) {
 			// Disabling stops the client's tokens; enabling lets it in again;
 			// rotation replaces the secret.
 			mustAdmin(t, dsn, "client", "disable", "--id", "picker")
-			if status, _ := list(t, s.url, "/api/v1/Warehouse", pickTok); status != 401 {
-				t.Fatalf("disabled client's token: %d, want 401", status)
+			// The server trusts a checked token for --auth-cache (1s here).
+			deadline := time.Now().Add(5 * time.Second)
+			for status, _ := list(t, s.url, "/api/v1/Warehouse", pickTok); status != 401; status, _ = list(t, s.url, "/api/v1/Warehouse", pickTok) {
+				if time.Now().After(deadline) {
+					t.Fatalf("disabled client's token still works after 5s (--auth-cache 1s): %d", status)
+				}
+				time.Sleep(100 * time.Millisecond)
 			}
 			if status, _ := getToken(t, s.url, "picker", secret[1]); status != 401 {
 				t.Fatalf("disabled client got a token: %d", status)
@@ -319,6 +324,7 @@ func TestBadArguments(t *testing.T) {
 		{args: []string{"reasoncode", "add", "--code", "5", "--description", "d", "--direction", "up", "--db", dsn}},
 		{args: []string{"serve", "--token-ttl", "banana"}},
 		{args: []string{"serve", "--rate-limit", "0"}},
+		{args: []string{"serve", "--auth-cache", "2m"}},
 		{args: []string{"serve", "--redis", "no-port"}},
 		{args: []string{"serve", "stray"}},
 		{args: []string{"serve"}, env: []string{"STOCKROOM_TOKEN_TTL=banana"}},

@@ -19,6 +19,7 @@ type serveConfig struct {
 	Addr      string
 	DB        string
 	TokenTTL  time.Duration
+	AuthCache time.Duration
 	RateLimit int
 	Redis     string
 	LogLevel  slog.Level
@@ -33,6 +34,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	var cfg serveConfig
 	fs.StringVar(&cfg.Addr, "addr", "127.0.0.1:8080", "address to listen on")
 	fs.DurationVar(&cfg.TokenTTL, "token-ttl", service.DefaultTokenTTL, "lifetime of issued access tokens")
+	fs.DurationVar(&cfg.AuthCache, "auth-cache", 10*time.Second, "how long a checked token is trusted without asking the database (0 to 60s); a client disabled elsewhere is refused within this time")
 	fs.IntVar(&cfg.RateLimit, "rate-limit", 100, "requests per minute per client")
 	fs.StringVar(&cfg.Redis, "redis", "", "Redis address (host:port) for the shared rate limit; in-process when empty")
 	fs.TextVar(&cfg.LogLevel, "log-level", slog.LevelInfo, "log level: DEBUG, INFO, WARN or ERROR")
@@ -43,6 +45,8 @@ func runServe(ctx context.Context, e env, args []string) error {
 	switch {
 	case cfg.TokenTTL < time.Minute || cfg.TokenTTL > 30*24*time.Hour:
 		return usageFor(fs, "--token-ttl must be between 1m and 720h")
+	case cfg.AuthCache < 0 || cfg.AuthCache > time.Minute:
+		return usageFor(fs, "--auth-cache must be between 0s and 60s")
 	case cfg.RateLimit < 1:
 		return usageFor(fs, "--rate-limit must be at least 1")
 	}
@@ -57,7 +61,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 func serve(ctx context.Context, e env, cfg serveConfig) error {
 	logger := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 
-	svc, db, err := openService(ctx, cfg.DB, service.Options{TokenTTL: cfg.TokenTTL})
+	svc, db, err := openService(ctx, cfg.DB, service.Options{TokenTTL: cfg.TokenTTL, AuthCacheTTL: cfg.AuthCache})
 	if err != nil {
 		return err
 	}

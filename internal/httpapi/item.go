@@ -8,6 +8,20 @@ import (
 	"github.com/stockroom/stockroom"
 )
 
+// itemView is an item as clients read it: with the derived fields clients of
+// the original product expect, active (the inverse of discontinued), and
+// categoryID and unit beside category and uOM.
+type itemView struct {
+	stockroom.Item
+	Active     bool   `json:"active"`
+	CategoryID int64  `json:"categoryID"`
+	Unit       string `json:"unit"`
+}
+
+func viewItem(it stockroom.Item) itemView {
+	return itemView{Item: it, Active: !it.Discontinued, CategoryID: it.Category, Unit: it.UOM}
+}
+
 // parseItemChange reads an item body (create or update) and validates it,
 // reporting type errors and rule errors together.
 func parseItemChange(r *http.Request) (stockroom.ItemChange, error) {
@@ -56,7 +70,7 @@ func (s *Server) handleItemQuery(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, it)
+		writeJSON(w, http.StatusOK, viewItem(it))
 		return nil
 	}
 	if c, ok := q.get("category"); ok {
@@ -68,7 +82,11 @@ func (s *Server) handleItemQuery(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, items)
+		views := make([]itemView, len(items))
+		for i, it := range items {
+			views[i] = viewItem(it)
+		}
+		writeJSON(w, http.StatusOK, views)
 		return nil
 	}
 	return s.listItems(w, q, r, false)
@@ -92,7 +110,7 @@ func (s *Server) listItems(w http.ResponseWriter, q query, r *http.Request, all 
 	if err != nil {
 		return err
 	}
-	writePage(w, page)
+	writePage(w, mapPage(page, viewItem))
 	return nil
 }
 
@@ -106,7 +124,7 @@ func (s *Server) handleItemGet(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, it)
+	writeJSON(w, http.StatusOK, viewItem(it))
 	return nil
 }
 
@@ -122,7 +140,7 @@ func (s *Server) handleItemCreate(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	w.Header().Set("Location", "/api/v1/Item/"+strconv.FormatInt(it.PartNo, 10))
-	writeJSON(w, http.StatusCreated, it)
+	writeJSON(w, http.StatusCreated, viewItem(it))
 	return nil
 }
 

@@ -47,3 +47,12 @@ func writePage[T any](w http.ResponseWriter, p stockroom.Page[T]) {
 		HasMore:    p.HasMore(),
 	})
 }
+
+// mapPage converts the records of a page for output.
+func mapPage[T, U any](p stockroom.Page[T], f func(T) U) stockroom.Page[U] {
+	out := stockroom.Page[U]{Items: make([]U, len(p.Items)), Total: p.Total, Page: p.Page, PageSize: p.PageSize}
+	for i, v := range p.Items {
+		out.Items[i] = f(v)
+	}
+	return out
+}

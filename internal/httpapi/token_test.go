@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"encoding/base64"
+	"github.com/stockroom/stockroom/internal/testdb"
 	"net/url"
 	"strings"
 	"testing"
@@ -174,4 +175,33 @@ func TestBearerAuthentication(t *testing.T) {
 			}
 		})
 	})
+}
+
+// TestAuthCache runs two instances on one database, each remembering checked
+// tokens for a minute: a client disabled through one is refused by that one
+// at once, and by the other once its cache entry ages out.
+func TestAuthCache(t *testing.T) {
+	for _, engine := range testdb.Engines(t) {
+		t.Run(engine, func(t *testing.T) {
+			db := testdb.MustOpen(t, engine)
+			one := newAPIWith(t, db, service.Options{AuthCacheTTL: time.Minute})
+			two := newAPIWith(t, db, service.Options{AuthCacheTTL: time.Minute})
+			id, secret := one.addClient(t, service.NewClient{Permissions: []stockroom.Permission{11}, Scope: stockroom.Scope{All: true}})
+			tok := one.token(t, id, secret)
+			for _, a := range []*api{one, two} {
+				if r := a.get(t, "/api/v1/Warehouse", tok); r.status != 200 {
+					t.Fatalf("token refused: %d", r.status)
+				}
+			}
+			if err := one.svc.SetClientEnabled(t.Context(), id, false); err != nil {
+				t.Fatal(err)
+			}
+			wantError(t, one.get(t, "/api/v1/Warehouse", tok), 401, stockroom.EUNAUTHORIZED)
+			if r := two.get(t, "/api/v1/Warehouse", tok); r.status != 200 {
+				t.Fatalf("the other instance refused at once (%d): its cache is not in use", r.status)
+			}
+			two.advance(time.Minute)
+			wantError(t, two.get(t, "/api/v1/Warehouse", tok), 401, stockroom.EUNAUTHORIZED)
+		})
+	}
 }

@@ -152,6 +152,7 @@ func (s *Service) ListClients(ctx context.Context) ([]*stockroom.Client, error) 
 // SetClientEnabled enables or disables a client. A disabled client cannot get
 // tokens, and the tokens it holds are revoked at once.
 func (s *Service) SetClientEnabled(ctx context.Context, id string, enabled bool) error {
+	defer s.auth.forget(id)
 	return s.store.SetClientEnabled(ctx, id, enabled, s.now())
 }
 
@@ -162,6 +163,7 @@ func (s *Service) RotateSecret(ctx context.Context, id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	defer s.auth.forget(id)
 	if err := s.store.SetClientSecret(ctx, id, hash, s.now()); err != nil {
 		return "", err
 	}

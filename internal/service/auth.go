@@ -36,9 +36,16 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*stockroom.Pr
 	if auth.CheckTokenFormat(token) != nil {
 		return nil, stockroom.Errorf(stockroom.EUNAUTHORIZED, stockroom.MsgInvalidToken)
 	}
-	p, err := s.store.FindPrincipalByToken(ctx, auth.HashToken(token), s.now())
+	hash, now := auth.HashToken(token), s.now()
+	if p := s.auth.get(hash, now); p != nil {
+		return p, nil
+	}
+	p, err := s.store.FindPrincipalByToken(ctx, hash, now)
 	if stockroom.ErrorCode(err) == stockroom.ENOTFOUND {
 		return nil, stockroom.Errorf(stockroom.EUNAUTHORIZED, stockroom.MsgInvalidToken)
+	} else if err != nil {
+		return nil, err
 	}
-	return p, err
+	s.auth.put(hash, p, now)
+	return p, nil
 }

@@ -130,3 +130,22 @@ func (s *Service) CreateAlias(ctx context.Context, alias, itemID string) (stockr
 func (s *Service) DeleteAlias(ctx context.Context, alias string) (stockroom.Alias, error) {
 	return s.store.DeleteAlias(ctx, strings.TrimSpace(alias))
 }
+
+// ImportItems validates and stores many new items at once, skipping ShortIDs
+// that exist, and returns how many were stored. It serves bulk loads such as
+// the demo command.
+func (s *Service) ImportItems(ctx context.Context, createdBy string, changes []stockroom.ItemChange) (int64, error) {
+	now := s.now()
+	items := make([]stockroom.Item, 0, len(changes))
+	for _, ch := range changes {
+		var v stockroom.Validation
+		ch.Validate(&v)
+		if err := v.Err(); err != nil {
+			return 0, err
+		}
+		it := stockroom.Item{ShortID: ch.ShortID, Created: now, Modified: now, CreatedBy: createdBy}
+		ch.Apply(&it)
+		items = append(items, it)
+	}
+	return s.store.CreateItems(ctx, items)
+}

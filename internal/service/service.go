@@ -54,6 +54,11 @@ type Options struct {
 	TokenTTL time.Duration
 	// Now is the clock; stockroom.Now when nil. Tests move it to expire tokens.
 	Now func() time.Time
+	// AuthCacheTTL is how long an authenticated token is remembered without
+	// asking the database again; 0 turns the cache off. It bounds how long a
+	// token keeps working after its client is disabled elsewhere (at most 60 s
+	// by the contract).
+	AuthCacheTTL time.Duration
 }
 
 // Service carries out every operation of the API and the admin commands.
@@ -61,6 +66,7 @@ type Service struct {
 	store    Store
 	now      func() time.Time
 	tokenTTL time.Duration
+	auth     *authCache
 }
 
 // DefaultTokenTTL is the token lifetime of the original product.
@@ -68,7 +74,7 @@ const DefaultTokenTTL = 4 * time.Hour
 
 // New returns a Service over store.
 func New(store Store, opts Options) *Service {
-	s := &Service{store: store, now: opts.Now, tokenTTL: opts.TokenTTL}
+	s := &Service{store: store, now: opts.Now, tokenTTL: opts.TokenTTL, auth: newAuthCache(opts.AuthCacheTTL)}
 	if s.now == nil {
 		s.now = stockroom.Now
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
 )
 
 // Counter names.
@@ -14,16 +15,32 @@ const (
 // counterShards spreads each count over this many rows.
 const counterShards = 16
 
-// addCount changes a kept count inside the caller's transaction.
-func addCount(ctx context.Context, q querier, name string, delta int64) error {
-	if delta == 0 {
+// delta is a change to one kept count.
+type delta struct {
+	name string
+	by   int64
+}
+
+// addCounts changes kept counts inside the caller's transaction, in one
+// statement. Each change lands on a random shard of its count.
+func addCounts(ctx context.Context, q querier, deltas ...delta) error {
+	var (
+		a    args
+		rows []string
+	)
+	shard := rand.IntN(counterShards)
+	for _, d := range deltas {
+		if d.by != 0 {
+			rows = append(rows, "("+a.add(d.name)+", "+a.add(shard)+", "+a.add(d.by)+")")
+		}
+	}
+	if len(rows) == 0 {
 		return nil
 	}
 	_, err := q.ExecContext(ctx, `
 		INSERT INTO counters (name, shard, value)
-		VALUES ($1, $2, $3)
-		ON CONFLICT (name, shard) DO UPDATE SET value = counters.value + excluded.value`,
-		name, rand.IntN(counterShards), delta)
+		VALUES `+strings.Join(rows, ", ")+`
+		ON CONFLICT (name, shard) DO UPDATE SET value = counters.value + excluded.value`, a...)
 	return err
 }
 

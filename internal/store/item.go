@@ -92,20 +92,17 @@ func (db *DB) CreateItem(ctx context.Context, it *stockroom.Item) error {
 		} else if err != nil {
 			return err
 		}
-		return countItem(ctx, tx, 1, !it.Discontinued)
+		return addCounts(ctx, tx, delta{countItems, 1}, delta{countActiveItems, activeCount(it.Discontinued, 1)})
 	})
 }
 
-// countItem keeps the item counts: delta items, of which active ones count
-// towards the active total too.
-func countItem(ctx context.Context, tx *sql.Tx, delta int64, active bool) error {
-	if err := addCount(ctx, tx, countItems, delta); err != nil {
-		return err
+// activeCount is how many of n items, all discontinued or all not, count as
+// active.
+func activeCount(discontinued bool, n int64) int64 {
+	if discontinued {
+		return 0
 	}
-	if !active {
-		return nil
-	}
-	return addCount(ctx, tx, countActiveItems, delta)
+	return n
 }
 
 // CreateItems stores many new items in one transaction, skipping any whose
@@ -116,9 +113,9 @@ func (db *DB) CreateItems(ctx context.Context, items []stockroom.Item) (int64, e
 		return 0, nil
 	}
 	var (
-		stored, active int64
-		a              args
-		rows           []string
+		stored int64
+		a      args
+		rows   []string
 	)
 	for _, it := range items {
 		rows = append(rows, "("+strings.Join([]string{
@@ -128,25 +125,31 @@ func (db *DB) CreateItems(ctx context.Context, items []stockroom.Item) (int64, e
 		}, ", ")+")")
 	}
 	err := db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `
+		stored = 0
+		rs, err := tx.QueryContext(ctx, `
 			INSERT INTO items (short_id, short_id_key, description, category, sub_category, uom, put_up,
 				units, dflt_owner, discontinued, created, modified, created_by)
 			VALUES `+strings.Join(rows, ",\n")+`
-			ON CONFLICT (short_id_key) DO NOTHING`, a...)
+			ON CONFLICT (short_id_key) DO NOTHING
+			RETURNING discontinued`, a...)
 		if err != nil {
 			return err
 		}
-		if stored, err = res.RowsAffected(); err != nil {
+		var active int64
+		for rs.Next() {
+			var disc bool
+			if err := rs.Scan(&disc); err != nil {
+				rs.Close()
+				return err
+			}
+			stored++
+			active += activeCount(disc, 1)
+		}
+		rs.Close()
+		if err := rs.Err(); err != nil {
 			return err
 		}
-		// Bulk loads are all active or all not; count them as the first is.
-		if !items[0].Discontinued {
-			active = stored
-		}
-		if err := addCount(ctx, tx, countItems, stored); err != nil {
-			return err
-		}
-		return addCount(ctx, tx, countActiveItems, active)
+		return addCounts(ctx, tx, delta{countItems, stored}, delta{countActiveItems, active})
 	})
 	return stored, err
 }
@@ -231,9 +234,9 @@ func (db *DB) UpdateItem(ctx context.Context, shortID string, fn func(*stockroom
 		}
 		switch {
 		case wasActive && it.Discontinued:
-			return addCount(ctx, tx, countActiveItems, -1)
+			return addCounts(ctx, tx, delta{countActiveItems, -1})
 		case !wasActive && !it.Discontinued:
-			return addCount(ctx, tx, countActiveItems, 1)
+			return addCounts(ctx, tx, delta{countActiveItems, 1})
 		}
 		return nil
 	})

@@ -29,6 +29,7 @@ func (db *DB) CreateToken(ctx context.Context, hash, clientID string, created, e
 // FindPrincipalByToken returns the client behind an unexpired token of an
 // enabled client, or ENOTFOUND.
 func (db *DB) FindPrincipalByToken(ctx context.Context, hash string, now time.Time) (*stockroom.Principal, error) {
+	var expires int64
 	c, err := scanClient(db.read.QueryRowContext(ctx, `
 		SELECT
 			c.id,
@@ -38,12 +39,13 @@ func (db *DB) FindPrincipalByToken(ctx context.Context, hash string, now time.Ti
 			c.read_only,
 			c.enabled,
 			c.created,
-			c.modified
+			c.modified,
+			t.expires
 		FROM tokens t
 		JOIN clients c ON c.id = t.client_id
 		WHERE t.hash = $1
 		  AND t.expires > $2
-		  AND c.enabled`, hash, micros(now)))
+		  AND c.enabled`, hash, micros(now)), &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, stockroom.Errorf(stockroom.ENOTFOUND, "Token does not exist.")
 	} else if err != nil {
@@ -52,5 +54,7 @@ func (db *DB) FindPrincipalByToken(ctx context.Context, hash string, now time.Ti
 	if err := db.loadScopes(ctx, db.read, []*stockroom.Client{c}); err != nil {
 		return nil, db.classify(err)
 	}
-	return c.Principal(), nil
+	p := c.Principal()
+	p.Expires = fromMicros(expires)
+	return p, nil
 }

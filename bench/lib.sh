@@ -1,0 +1,50 @@
+# Shared by the benchmark scripts: a fresh PostgreSQL database, the server
+# binary, a running server and a token. Source it; it defines functions only.
+
+PGBASE=${PGBASE:-postgres://postgres@127.0.0.1:5432}
+PORT=${PORT:-18181}
+OUT=${OUT:-bench/out}
+
+need_wrk() {
+  command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+}
+
+# fresh_db NAME: drop and create a database, print its DSN.
+fresh_db() {
+  PGOPTIONS=--client-min-messages=warning psql "$PGBASE/postgres" -qc "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" >/dev/null
+  echo "$PGBASE/$1?sslmode=disable"
+}
+
+build() {
+  mkdir -p "$OUT"
+  go build -o "$OUT/stockroom" ./cmd/stockroom
+}
+
+# start_server DSN: run the server in the background, wait for it, and set
+# TOKEN to a token of the administrator created on first start.
+start_server() {
+  "$OUT/stockroom" serve --db "$1" --addr "127.0.0.1:$PORT" --log-level WARN 2>"$OUT/server.log" &
+  SERVER_PID=$!
+  trap 'kill $SERVER_PID 2>/dev/null || true' EXIT
+  for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
+  local id secret
+  id=$(grep -o 'client_id=[^ ]*' "$OUT/server.log" | head -1 | cut -d= -f2)
+  secret=$(grep -o 'client_secret=[^ ]*' "$OUT/server.log" | head -1 | cut -d= -f2)
+  TOKEN=$(curl -fs "http://127.0.0.1:$PORT/api/v1/Token" -d grant_type=client_credentials \
+    -d client_id="$id" -d client_secret="$secret" | sed 's/.*"access_token":"\([^"]*\)".*/\1/')
+  [ -n "$TOKEN" ] || { echo "no token; server log:" >&2; cat "$OUT/server.log" >&2; exit 1; }
+}
+
+# measure NAME WRK-ARGS...: run wrk at 16 connections and print one summary
+# line: requests per second, median and 99th percentile latency, errors.
+measure() {
+  local name=$1; shift
+  local log="$OUT/wrk-$(echo "$name" | tr -c 'A-Za-z0-9\n' '_').txt"
+  wrk -t2 -c16 -d"${DURATION:-10s}" --latency -H "Authorization: Bearer $TOKEN" "$@" >"$log" 2>&1
+  local rps p50 p99 errs
+  rps=$(awk '/^Requests\/sec/ {print $2}' "$log")
+  p50=$(awk '$1 == "50%" {print $2}' "$log")
+  p99=$(awk '$1 == "99%" {print $2}' "$log")
+  errs=$(awk '/Non-2xx/ {print $NF}' "$log")
+  printf '%-28s %10s req/s   p50 %8s   p99 %8s   non-2xx %s\n' "$name" "$rps" "$p50" "$p99" "${errs:-0}"
+}
