@@ -4,6 +4,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stockroom/stockroom"
 )
@@ -71,6 +72,45 @@ func FuzzParsePageRequest(f *testing.F) {
 		}
 		if !req.ModifiedSince.IsZero() && req.ModifiedSince.Location().String() != "UTC" {
 			t.Fatalf("modifiedSince not in UTC: %v", req.ModifiedSince)
+		}
+	})
+}
+
+// FuzzParseItemChange feeds arbitrary JSON bodies to the item body parser.
+// It must never panic, must fail only with bad_request or validation_error,
+// and whatever it accepts must satisfy the item rules.
+func FuzzParseItemChange(f *testing.F) {
+	for _, s := range []string{
+		`{"shortID":"A-1","description":"d","category":3,"units":1.5}`,
+		`{"SHORTID":"x","categoryID":2,"unit":"KG","active":false}`,
+		`{"shortID":"x","category":1,"categoryID":2}`,
+		`{"shortID":"x","units":1e-7}`,
+		`{"shortID":" ","units":"5"}`,
+		`{"shortID":"x","ShortId":"y"}`,
+		`[]`, `null`, `{"shortID":"\u0000"}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		r := httptest.NewRequest("POST", "/api/v1/Item", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		ch, err := parseItemChange(r)
+		if err != nil {
+			if c := stockroom.ErrorCode(err); c != stockroom.EBADREQUEST && c != stockroom.EINVALID {
+				t.Fatalf("error code %q: %v", c, err)
+			}
+			return
+		}
+		if n := utf8.RuneCountInString(ch.ShortID); n < 1 || n > stockroom.MaxKeyLen || strings.TrimSpace(ch.ShortID) != ch.ShortID {
+			t.Fatalf("accepted ShortID %q", ch.ShortID)
+		}
+		for _, p := range []*int64{ch.Category, ch.SubCategory, ch.DfltOwner} {
+			if p != nil && (*p < 0 || *p > stockroom.MaxWarehouseID) {
+				t.Fatalf("accepted out-of-range integer %d", *p)
+			}
+		}
+		if ch.Units != nil && (*ch.Units < 0 || *ch.Units > stockroom.MaxUnits) {
+			t.Fatalf("accepted units %v", *ch.Units)
 		}
 	})
 }

@@ -43,13 +43,3 @@ func addCounts(ctx context.Context, q querier, deltas ...delta) error {
 		ON CONFLICT (name, shard) DO UPDATE SET value = counters.value + excluded.value`, a...)
 	return err
 }
-
-// countOf reads a kept count.
-func countOf(ctx context.Context, q querier, name string) (int64, error) {
-	var n int64
-	err := q.QueryRowContext(ctx, `
-		SELECT CAST(COALESCE(SUM(value), 0) AS BIGINT)
-		FROM counters
-		WHERE name = $1`, name).Scan(&n)
-	return n, err
-}

@@ -35,6 +35,8 @@ type DB struct {
 	write *sql.DB
 	// read serves read-only work; on PostgreSQL it is the same pool as write.
 	read *sql.DB
+	// directOffset: see SetDirectOffset.
+	directOffset int64
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" or a
@@ -78,6 +80,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	default:
 		return nil, fmt.Errorf("database %q: want sqlite:PATH or a postgres:// URL", redact(dsn))
 	}
+	db.directOffset = DefaultDirectOffset
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := db.Ping(pingCtx); err != nil {

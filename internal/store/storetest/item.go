@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/store"
 )
 
 func newItem(shortID string, at time.Time) stockroom.Item {
@@ -174,7 +175,11 @@ func (h *harness) testItems(t *testing.T) {
 			t.Fatalf("stored %d (want 299), total %d (want 300), active %d (want 271)", n, all.Total, active.Total)
 		}
 	})
-	t.Run("PagingMatchesTheFullOrder", h.testItemPaging)
+	t.Run("PagingMatchesTheFullOrder", func(t *testing.T) {
+		for _, direct := range []int64{store.DefaultDirectOffset, 0, 7} {
+			t.Run(fmt.Sprint("DirectBelow", direct), func(t *testing.T) { h.testItemPaging(t, direct) })
+		}
+	})
 	t.Run("ModifiedSince", func(t *testing.T) {
 		db := h.open(t)
 		for i := range 10 {
@@ -194,8 +199,9 @@ func (h *harness) testItems(t *testing.T) {
 // testItemPaging checks every page of several orders against the whole
 // list read at once, so the back-half reversal and the tie-breakers are
 // exact.
-func (h *harness) testItemPaging(t *testing.T) {
+func (h *harness) testItemPaging(t *testing.T, direct int64) {
 	db := h.open(t)
+	db.SetDirectOffset(direct)
 	for i := range 37 {
 		it := newItem(fmt.Sprintf("P%02d", (i*17)%37), t0.Add(time.Duration(i%5)*time.Second))
 		it.Units = stockroom.Units(i%4) * stockroom.UnitScale
