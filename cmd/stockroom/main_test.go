@@ -378,3 +378,29 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Fatalf("no clean stop logged: %s", s.stderr)
 	}
 }
+
+func TestDemoLoadsItems(t *testing.T) {
+	dsn := testdb.DSN(t, "sqlite")
+	if out := mustAdmin(t, dsn, "demo", "--items", "1234"); !strings.Contains(out, "1234 requested, 1234 new") {
+		t.Fatalf("demo: %q", out)
+	}
+	if out := mustAdmin(t, dsn, "demo", "--items", "1300"); !strings.Contains(out, "1300 requested, 66 new") {
+		t.Fatalf("second demo run: %q", out)
+	}
+	s := startServe(t, dsn, nil)
+	tok := mustToken(t, s.url, s.adminID, s.adminSecret)
+	req, _ := http.NewRequest("GET", s.url+"/api/v1/Item?pageSize=1", nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var page struct {
+		TotalCount int
+		Value      []struct{ ShortID string }
+	}
+	if err := json.NewDecoder(res.Body).Decode(&page); err != nil || page.TotalCount != 1300 || page.Value[0].ShortID != "DEMO-0000001" {
+		t.Fatalf("after demo: %+v %v", page, err)
+	}
+}

@@ -284,4 +284,11 @@ func (h *harness) testAliases(t *testing.T) {
 	if p.Total != 2 {
 		t.Fatalf("after delete: %+v", p)
 	}
+	later := stockroom.Alias{Alias: "late", Created: t0.Add(time.Hour), Modified: t0.Add(time.Hour)}
+	must(t, db.CreateAlias(ctx, &later, "beta"))
+	p, err = db.ListAliases(ctx, "", stockroom.PageRequest{Page: 1, PageSize: 25, ModifiedSince: t0.Add(time.Minute)})
+	must(t, err)
+	if p.Total != 1 || p.Items[0].Alias != "late" {
+		t.Fatalf("aliases modified since: %+v", p)
+	}
 }
