@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/stockroom/stockroom"
 )
@@ -149,4 +150,42 @@ func synonym[T comparable](o object, v *stockroom.Validation, name, alt string, 
 		return a
 	}
 	return b
+}
+
+// time reads a datetime string as the contract accepts it.
+func (o object) time(v *stockroom.Validation, name string) *time.Time {
+	s := o.str(v, name)
+	if s == nil {
+		return nil
+	}
+	t, err := stockroom.ParseTime(*s)
+	if err != nil {
+		v.Add(name, err.Error())
+		return nil
+	}
+	return &t
+}
+
+// The zero-value forms of the accessors, for optional fields whose zero means
+// "not given".
+
+func (o object) strOr(v *stockroom.Validation, name string) string {
+	if s := o.str(v, name); s != nil {
+		return *s
+	}
+	return ""
+}
+
+func (o object) intOr(v *stockroom.Validation, name string) int64 {
+	if n := o.int(v, name); n != nil {
+		return *n
+	}
+	return 0
+}
+
+func (o object) unitsOr(v *stockroom.Validation, name string) stockroom.Units {
+	if u := o.units(v, name); u != nil {
+		return *u
+	}
+	return 0
 }

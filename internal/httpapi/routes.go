@@ -39,6 +39,18 @@ func (s *Server) routes() []route {
 		{pattern: "POST /api/v1/Alias", perm: stockroom.PermItemWrite, handle: s.handleAliasCreate},
 		{pattern: "DELETE /api/v1/Alias/{alias}", perm: stockroom.PermItemWrite, handle: s.handleAliasDelete},
 
+		{pattern: "GET /api/v1/Inventory", perm: stockroom.PermItemRead, handle: s.handleLotList(false)},
+		{pattern: "GET /api/v1/Inventory/{wid}", perm: stockroom.PermItemRead, handle: s.handleLotList(true)},
+		{pattern: "GET /api/v1/Inventory/StockLevels", perm: stockroom.PermItemRead, handle: s.handleStockLevels(false)},
+		{pattern: "GET /api/v1/Inventory/StockLevels/{wid}", perm: stockroom.PermItemRead, handle: s.handleStockLevels(true)},
+		{pattern: "POST /api/v1/Inventory/Receive", perm: stockroom.PermReceive, handle: s.handleReceive},
+		{pattern: "POST /api/v1/Inventory/Move", perm: stockroom.PermMove, handle: s.handleMove},
+		{pattern: "POST /api/v1/Inventory/Issue", perm: stockroom.PermIssue, handle: s.handleIssue},
+		{pattern: "POST /api/v1/Inventory/Hold", perm: stockroom.PermMove, handle: s.handleHold(true)},
+		{pattern: "POST /api/v1/Inventory/Release", perm: stockroom.PermMove, handle: s.handleHold(false)},
+		{pattern: "GET /api/v1/Inventory/Transactions", perm: stockroom.PermItemRead, handle: s.handleTransactionList},
+		{pattern: "GET /api/v1/Inventory/Transactions/{id}", perm: stockroom.PermItemRead, handle: s.handleTransactionGet},
+
 		{pattern: "GET /api/v1/Warehouse", handle: s.handleWarehouseList},
 		{pattern: "GET /api/v1/ReasonCode", handle: s.handleReasonCodeList},
 	}

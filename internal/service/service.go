@@ -44,6 +44,17 @@ type Store interface {
 	DeleteAlias(ctx context.Context, alias string) (stockroom.Alias, error)
 	ListAliases(ctx context.Context, itemShortID string, req stockroom.PageRequest) (stockroom.Page[stockroom.Alias], error)
 
+	FindReasonCode(ctx context.Context, code int64) (stockroom.ReasonCode, error)
+	FindLot(ctx context.Context, recNo int64) (stockroom.Lot, error)
+	ListLots(ctx context.Context, scope stockroom.Scope, f stockroom.LotFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Lot], error)
+	ListStockLevels(ctx context.Context, scope stockroom.Scope, f stockroom.StockFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.StockLevel], error)
+	Receive(ctx context.Context, r stockroom.Receipt, e stockroom.LedgerEntry) (stockroom.Lot, int64, error)
+	Withdraw(ctx context.Context, w stockroom.Withdrawal, e stockroom.LedgerEntry) ([]stockroom.Draw, int64, error)
+	SetHold(ctx context.Context, recNo int64, hold bool, e stockroom.LedgerEntry, check func(stockroom.Lot) error) (stockroom.Lot, int64, error)
+	FindTransaction(ctx context.Context, scope stockroom.Scope, id int64) (stockroom.Transaction, error)
+	ListTransactions(ctx context.Context, scope stockroom.Scope, f stockroom.TransactionFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Transaction], error)
+	Audit(ctx context.Context) ([]stockroom.Discrepancy, error)
+
 	CreateToken(ctx context.Context, hash, clientID string, created, expires time.Time) error
 	FindPrincipalByToken(ctx context.Context, hash string, now time.Time) (*stockroom.Principal, error)
 }

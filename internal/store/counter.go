@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 )
 
@@ -11,6 +12,15 @@ const (
 	countItems       = "items"
 	countActiveItems = "items_active"
 )
+
+// lotCounter names the count of a warehouse's lots: in stock (units > 0), or
+// all of them. Lists of lots in a scope sum the counters of its warehouses.
+func lotCounter(wid int64, inStockOnly bool) string {
+	if inStockOnly {
+		return "lots_in_stock:" + strconv.FormatInt(wid, 10)
+	}
+	return "lots:" + strconv.FormatInt(wid, 10)
+}
 
 // counterShards spreads each count over this many rows.
 const counterShards = 16

@@ -99,3 +99,10 @@ func (db *DB) forUpdate() string {
 	}
 	return ""
 }
+
+// isRetryable reports whether PostgreSQL aborted a transaction as a deadlock
+// victim (40P01) or a serialization failure (40001).
+func isRetryable(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "40P01" || pgErr.Code == "40001")
+}

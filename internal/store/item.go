@@ -245,10 +245,10 @@ func (db *DB) UpdateItem(ctx context.Context, shortID string, fn func(*stockroom
 
 // ListItems returns a page of items: active ones only, or all.
 func (db *DB) ListItems(ctx context.Context, activeOnly bool, req stockroom.PageRequest) (stockroom.Page[stockroom.Item], error) {
-	q := pageQuery{from: "items", columns: itemColumns, sort: itemSort, counter: countItems}
+	q := pageQuery{from: "items", columns: itemColumns, sort: itemSort, counters: []string{countItems}}
 	if activeOnly {
 		q.where = append(q.where, "NOT discontinued")
-		q.counter = countActiveItems
+		q.counters = []string{countActiveItems}
 	}
 	return queryPage(ctx, db, q, req, scanItem)
 }

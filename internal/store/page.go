@@ -88,9 +88,10 @@ type pageQuery struct {
 	args    args
 	columns string
 	sort    sortSpec
-	// counter names a kept count (see addCount) equal to the number of rows
-	// the query matches when no modifiedSince applies; "" means COUNT(*).
-	counter string
+	// counters name kept counts (see addCounts) whose sum is the number of
+	// rows the query matches when no modifiedSince applies; none means
+	// COUNT(*).
+	counters []string
 }
 
 // queryOne runs a query for one record; no row becomes the notFound error.
@@ -127,11 +128,14 @@ func queryPage[T any](ctx context.Context, db *DB, q pageQuery, req stockroom.Pa
 		where = " WHERE " + strings.Join(conds, " AND ")
 	}
 	a := q.args
-	countSQL := "SELECT COUNT(*) FROM " + q.from + where
-	if q.counter != "" && req.ModifiedSince.IsZero() {
-		// The counter's name is one of this package's constants, not input: a
-		// literal keeps the parameter list the same with or without the count.
-		countSQL = "SELECT CAST(COALESCE(SUM(value), 0) AS BIGINT) FROM counters WHERE name = '" + q.counter + "'"
+	countSQL, countArgs := "SELECT COUNT(*) FROM "+q.from+where, []any(a)
+	if len(q.counters) > 0 && req.ModifiedSince.IsZero() {
+		// Counter names are made by this package from constants and integers,
+		// never from input: literals keep the parameter list the same with or
+		// without the count.
+		countSQL = "SELECT CAST(COALESCE(SUM(value), 0) AS BIGINT) FROM counters WHERE name IN ('" +
+			strings.Join(q.counters, "', '") + "')"
+		countArgs = nil
 	}
 	selectPage := func(qr querier, offset, limit int64, reverse bool, total *int64) error {
 		b := a
@@ -173,11 +177,11 @@ func queryPage[T any](ctx context.Context, db *DB, q pageQuery, req stockroom.Pa
 			return page, nil
 		}
 		// Past the end: the statement had no row to carry the total.
-		err := db.read.QueryRowContext(ctx, countSQL, a...).Scan(&page.Total)
+		err := db.read.QueryRowContext(ctx, countSQL, countArgs...).Scan(&page.Total)
 		return page, db.classify(err)
 	}
 	err := db.inReadTx(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, countSQL, a...).Scan(&page.Total); err != nil {
+		if err := tx.QueryRowContext(ctx, countSQL, countArgs...).Scan(&page.Total); err != nil {
 			return err
 		}
 		if offset >= page.Total {

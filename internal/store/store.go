@@ -171,9 +171,16 @@ type querier interface {
 }
 
 // inWriteTx runs fn in a read-write transaction and commits it if fn returns
-// nil. Transactions never escape this package.
+// nil. Transactions never escape this package. A transaction that PostgreSQL
+// aborts as a deadlock victim or serialization failure changed nothing and is
+// run again, a few times.
 func (db *DB) inWriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	return db.inTx(ctx, db.write, nil, fn)
+	for attempt := 1; ; attempt++ {
+		err := db.inTx(ctx, db.write, nil, fn)
+		if err == nil || attempt == 4 || !isRetryable(err) || ctx.Err() != nil {
+			return err
+		}
+	}
 }
 
 // inReadTx runs fn in a read-only transaction that sees one snapshot, so a
@@ -208,3 +215,10 @@ func micros(t time.Time) int64 { return t.UnixMicro() }
 
 // fromMicros converts a stored timestamp back to a UTC time.
 func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+// ExecForTest runs a statement outside the store's methods. The behaviour
+// suite uses it to prove that the ledger refuses changes; nothing else should.
+func (db *DB) ExecForTest(ctx context.Context, query string) error {
+	_, err := db.write.ExecContext(ctx, query)
+	return err
+}

@@ -1,0 +1,159 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/stockroom/stockroom"
+)
+
+// Audit checks the invariants of the inventory over the whole database and
+// returns every discrepancy it finds (none when all hold):
+//
+//   - no lot holds fewer than zero units;
+//   - an emptied lot is inactive and has a shipped date, a lot in stock has
+//     neither mark;
+//   - every lot's units equal the sum of its ledger lines;
+//   - per item and warehouse, the kept in-stock figure equals the sum of the
+//     lots' units and the sum of the ledger's signed units, and the kept
+//     on-hold figure equals the units of its held lots;
+//   - the kept counts equal the rows they count.
+//
+// It reads everything in one snapshot; it is an operator's tool, not a hot
+// path.
+func (db *DB) Audit(ctx context.Context) ([]stockroom.Discrepancy, error) {
+	var found []stockroom.Discrepancy
+	report := func(format string, args ...any) {
+		found = append(found, stockroom.Discrepancy{What: fmt.Sprintf(format, args...)})
+	}
+	err := db.inReadTx(ctx, func(tx *sql.Tx) error {
+		checks := []struct {
+			query string
+			scan  func(*sql.Rows) error
+		}{
+			{`SELECT rec_no, units FROM lots WHERE units < 0`, func(r *sql.Rows) error {
+				var rec, units int64
+				err := r.Scan(&rec, &units)
+				report("lot %d holds %s units", rec, stockroom.Units(units))
+				return err
+			}},
+			{`SELECT rec_no, units, active, shipped IS NOT NULL FROM lots
+			  WHERE (units = 0 AND (active OR shipped IS NULL)) OR (units > 0 AND (NOT active OR shipped IS NOT NULL))`,
+				func(r *sql.Rows) error {
+					var (
+						rec, units      int64
+						active, shipped bool
+					)
+					err := r.Scan(&rec, &units, &active, &shipped)
+					report("lot %d holds %s units but active=%t shipped=%t", rec, stockroom.Units(units), active, shipped)
+					return err
+				}},
+			{`SELECT l.rec_no, l.units, COALESCE(g.units, 0)
+			  FROM lots l LEFT JOIN (
+				SELECT rec_no, SUM(units) AS units FROM transaction_lines GROUP BY rec_no
+			  ) g ON g.rec_no = l.rec_no
+			  WHERE l.units <> COALESCE(g.units, 0)`,
+				func(r *sql.Rows) error {
+					var rec, units, ledger int64
+					err := r.Scan(&rec, &units, &ledger)
+					report("lot %d holds %s units but its ledger lines sum to %s", rec, stockroom.Units(units), stockroom.Units(ledger))
+					return err
+				}},
+			{`SELECT k.part_no, k.wid, COALESCE(s.in_stock, 0), COALESCE(s.on_hold, 0),
+				COALESCE(l.units, 0), COALESCE(l.held, 0), COALESCE(g.units, 0)
+			  FROM (
+				SELECT part_no, wid FROM stock_levels
+				UNION SELECT part_no, wid FROM lots
+				UNION SELECT part_no, wid FROM transaction_lines
+			  ) k
+			  LEFT JOIN stock_levels s ON s.part_no = k.part_no AND s.wid = k.wid
+			  LEFT JOIN (
+				SELECT part_no, wid, SUM(units) AS units, SUM(CASE WHEN hold THEN units ELSE 0 END) AS held
+				FROM lots GROUP BY part_no, wid
+			  ) l ON l.part_no = k.part_no AND l.wid = k.wid
+			  LEFT JOIN (
+				SELECT part_no, wid, SUM(units) AS units FROM transaction_lines GROUP BY part_no, wid
+			  ) g ON g.part_no = k.part_no AND g.wid = k.wid
+			  WHERE COALESCE(s.in_stock, 0) <> COALESCE(l.units, 0)
+				OR COALESCE(s.in_stock, 0) <> COALESCE(g.units, 0)
+				OR COALESCE(s.on_hold, 0) <> COALESCE(l.held, 0)`,
+				func(r *sql.Rows) error {
+					var part, wid, inStock, onHold, lots, held, ledger int64
+					err := r.Scan(&part, &wid, &inStock, &onHold, &lots, &held, &ledger)
+					report("item %d in warehouse %d: inStock %s, lots %s, ledger %s; onHold %s, held lots %s", part, wid,
+						stockroom.Units(inStock), stockroom.Units(lots), stockroom.Units(ledger), stockroom.Units(onHold), stockroom.Units(held))
+					return err
+				}},
+		}
+		for _, c := range checks {
+			if err := eachRow(ctx, tx, c.query, c.scan); err != nil {
+				return err
+			}
+		}
+		return db.auditCounts(ctx, tx, report)
+	})
+	return found, err
+}
+
+// auditCounts compares every kept count with a count of its rows.
+func (db *DB) auditCounts(ctx context.Context, tx *sql.Tx, report func(string, ...any)) error {
+	kept := map[string]int64{}
+	if err := eachRow(ctx, tx, `SELECT name, CAST(SUM(value) AS BIGINT) FROM counters GROUP BY name`, func(r *sql.Rows) error {
+		var (
+			name string
+			n    int64
+		)
+		err := r.Scan(&name, &n)
+		kept[name] = n
+		return err
+	}); err != nil {
+		return err
+	}
+	actual := map[string]int64{}
+	for _, q := range []struct {
+		query string
+		name  func(wid int64) string
+	}{
+		{`SELECT 0, COUNT(*) FROM items`, func(int64) string { return countItems }},
+		{`SELECT 0, COUNT(*) FROM items WHERE NOT discontinued`, func(int64) string { return countActiveItems }},
+		{`SELECT 0, COUNT(*) FROM lots`, func(int64) string { return lotCounter(0, false) }},
+		{`SELECT 0, COUNT(*) FROM lots WHERE units > 0`, func(int64) string { return lotCounter(0, true) }},
+		{`SELECT wid, COUNT(*) FROM lots GROUP BY wid`, func(w int64) string { return lotCounter(w, false) }},
+		{`SELECT wid, COUNT(*) FROM lots WHERE units > 0 GROUP BY wid`, func(w int64) string { return lotCounter(w, true) }},
+	} {
+		if err := eachRow(ctx, tx, q.query, func(r *sql.Rows) error {
+			var wid, n int64
+			err := r.Scan(&wid, &n)
+			actual[q.name(wid)] = n
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	for name := range kept {
+		if _, ok := actual[name]; !ok {
+			actual[name] = 0
+		}
+	}
+	for name, n := range actual {
+		if kept[name] != n {
+			report("count %s is kept as %d but there are %d", name, kept[name], n)
+		}
+	}
+	return nil
+}
+
+func eachRow(ctx context.Context, tx *sql.Tx, query string, scan func(*sql.Rows) error) error {
+	rows, err := tx.QueryContext(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}

@@ -1,0 +1,162 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strings"
+
+	"github.com/stockroom/stockroom"
+)
+
+const transactionColumns = `
+	t.id,
+	t.type,
+	t.time,
+	t.client_id,
+	t.part_no,
+	i.short_id,
+	t.wid,
+	t.to_wid,
+	t.spot,
+	t.to_spot,
+	t.units,
+	t.reason_code,
+	t.reference,
+	t.remark,
+	t.details`
+
+const transactionFrom = `transactions t JOIN items i ON i.part_no = t.part_no`
+
+var transactionSort = sortSpec{
+	fields: map[string]string{
+		"id":         "t.id",
+		"type":       "t.type",
+		"time":       "t.time",
+		"modified":   "t.time",
+		"clientid":   "t.client_id",
+		"partno":     "t.part_no",
+		"shortid":    "i.short_id_key",
+		"wid":        "t.wid",
+		"towid":      "t.to_wid",
+		"units":      "t.units",
+		"reasoncode": "t.reason_code",
+		"reference":  "t.reference",
+	},
+	defField: "id",
+	defDesc:  true,
+	key:      "t.id",
+	modified: "t.time",
+}
+
+func scanTransaction(row scanner) (stockroom.Transaction, error) {
+	var (
+		t             stockroom.Transaction
+		at            int64
+		toWID, reason sql.NullInt64
+		toSpot        sql.NullString
+		details       string
+	)
+	err := row.Scan(&t.ID, &t.Type, &at, &t.ClientID, &t.PartNo, &t.ShortID, &t.WID, &toWID, &t.Spot, &toSpot,
+		&t.Units, &reason, &t.Reference, &t.Remark, &details)
+	if err != nil {
+		return t, err
+	}
+	t.Time = fromMicros(at)
+	if toWID.Valid {
+		t.ToWID = &toWID.Int64
+	}
+	if toSpot.Valid {
+		t.ToSpot = &toSpot.String
+	}
+	if reason.Valid {
+		t.ReasonCode = &reason.Int64
+	}
+	t.Lines = []stockroom.TransactionLine{}
+	return t, json.Unmarshal([]byte(details), &t.Details)
+}
+
+// ledgerScope restricts transactions to those touching a warehouse in scope.
+func ledgerScope(scope stockroom.Scope, a *args) string {
+	if scope.All {
+		return ""
+	}
+	from := scopeCond("t.wid", scope, a)
+	to := scopeCond("t.to_wid", scope, a)
+	return "(" + from + " OR " + to + ")"
+}
+
+// FindTransaction returns one ledger entry with its lines, or ENOTFOUND when
+// it does not exist or touches no warehouse in scope.
+func (db *DB) FindTransaction(ctx context.Context, scope stockroom.Scope, id int64) (stockroom.Transaction, error) {
+	var a args
+	conds := []string{"t.id = " + a.add(id)}
+	if c := ledgerScope(scope, &a); c != "" {
+		conds = append(conds, c)
+	}
+	t, err := queryOne(ctx, db, stockroom.Errorf(stockroom.ENOTFOUND, "No transaction %d.", id), scanTransaction, `
+		SELECT `+transactionColumns+`
+		FROM `+transactionFrom+`
+		WHERE `+strings.Join(conds, " AND "), a...)
+	if err != nil {
+		return t, err
+	}
+	list := []stockroom.Transaction{t}
+	err = db.loadLines(ctx, list)
+	return list[0], db.classify(err)
+}
+
+// ListTransactions returns a page of the ledger in scope, newest first.
+func (db *DB) ListTransactions(ctx context.Context, scope stockroom.Scope, f stockroom.TransactionFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Transaction], error) {
+	q := pageQuery{from: transactionFrom, columns: transactionColumns, sort: transactionSort}
+	q.where = append(q.where, ledgerScope(scope, &q.args))
+	if f.ItemShortID != "" {
+		q.where = append(q.where, "i.short_id_key = "+q.args.add(stockroom.FoldKey(f.ItemShortID)))
+	}
+	if f.WID != 0 {
+		ph := q.args.add(f.WID)
+		q.where = append(q.where, "(t.wid = "+ph+" OR t.to_wid = "+ph+")")
+	}
+	if f.Type != "" {
+		q.where = append(q.where, "t.type = "+q.args.add(f.Type))
+	}
+	page, err := queryPage(ctx, db, q, req, scanTransaction)
+	if err != nil {
+		return page, err
+	}
+	return page, db.classify(db.loadLines(ctx, page.Items))
+}
+
+// loadLines fills in the lines of the given transactions with one query.
+func (db *DB) loadLines(ctx context.Context, txs []stockroom.Transaction) error {
+	if len(txs) == 0 {
+		return nil
+	}
+	var a args
+	byID := make(map[int64]*stockroom.Transaction, len(txs))
+	ph := make([]string, len(txs))
+	for i := range txs {
+		byID[txs[i].ID] = &txs[i]
+		ph[i] = a.add(txs[i].ID)
+	}
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT transaction_id, rec_no, wid, spot, units
+		FROM transaction_lines
+		WHERE transaction_id IN (`+strings.Join(ph, ", ")+`)
+		ORDER BY transaction_id, line`, a...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			id int64
+			l  stockroom.TransactionLine
+		)
+		if err := rows.Scan(&id, &l.RecNo, &l.WID, &l.Spot, &l.Units); err != nil {
+			return err
+		}
+		byID[id].Lines = append(byID[id].Lines, l)
+	}
+	return rows.Err()
+}

@@ -1,0 +1,419 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/stockroom/stockroom"
+)
+
+// The three stock transactions and holds. Each runs in one transaction that
+// changes lots, stock levels, lot counts and the ledger together, or nothing.
+// Row locks are always taken in the same order (lots in draw order, then
+// stock levels by item and warehouse), so concurrent transactions queue
+// instead of deadlocking.
+
+// bumpModified is the SQL for a modified time that moves forward only.
+func bumpModified(col, param string) string {
+	return "CASE WHEN " + param + " > " + col + " THEN " + param + " ELSE " + col + " + 1 END"
+}
+
+// levelChange is a change to one stock level row.
+type levelChange struct {
+	partNo, wid     int64
+	inStock, onHold stockroom.Units
+}
+
+// adjustLevels applies level changes in item-then-warehouse order.
+func adjustLevels(ctx context.Context, tx *sql.Tx, now time.Time, changes ...levelChange) error {
+	slices.SortFunc(changes, func(a, b levelChange) int {
+		if a.partNo != b.partNo {
+			return int(a.partNo - b.partNo)
+		}
+		return int(a.wid - b.wid)
+	})
+	for _, c := range changes {
+		if c.inStock == 0 && c.onHold == 0 {
+			continue
+		}
+		if c.inStock <= 0 {
+			// Stock leaves, or is held or released, in a row that must exist.
+			// (An upsert would not do: CHECK constraints judge the row
+			// proposed for insertion.)
+			res, err := tx.ExecContext(ctx, `
+				UPDATE stock_levels SET
+					in_stock = in_stock + $3,
+					on_hold = on_hold + $4,
+					modified = `+bumpModified("modified", "$5")+`
+				WHERE part_no = $1 AND wid = $2`,
+				c.partNo, c.wid, c.inStock, c.onHold, micros(now))
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n != 1 {
+				return fmt.Errorf("stock level of item %d in warehouse %d is missing (%d rows, %v)", c.partNo, c.wid, n, err)
+			}
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO stock_levels (part_no, wid, in_stock, on_hold, committed, packed, on_order, asn, modified)
+			VALUES ($1, $2, $3, $4, 0, 0, 0, 0, $5)
+			ON CONFLICT (part_no, wid) DO UPDATE SET
+				in_stock = stock_levels.in_stock + excluded.in_stock,
+				on_hold = stock_levels.on_hold + excluded.on_hold,
+				modified = `+bumpModified("stock_levels.modified", "excluded.modified"),
+			c.partNo, c.wid, c.inStock, c.onHold, micros(now)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lotCounts accumulates changes to the lot counters of warehouses.
+type lotCounts map[string]int64
+
+// lot records a lot appearing (+1) or leaving (-1) warehouse wid; inStock
+// says whether it counts towards the in-stock count too.
+func (c lotCounts) lot(wid int64, by int64, all, inStock bool) {
+	for _, w := range []int64{wid, 0} {
+		if all {
+			c[lotCounter(w, false)] += by
+		}
+		if inStock {
+			c[lotCounter(w, true)] += by
+		}
+	}
+}
+
+func (c lotCounts) apply(ctx context.Context, tx *sql.Tx) error {
+	var ds []delta
+	for name, by := range c {
+		ds = append(ds, delta{name, by})
+	}
+	slices.SortFunc(ds, func(a, b delta) int { return cmpString(a.name, b.name) })
+	return addCounts(ctx, tx, ds...)
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// ledgerLine is one lot's signed change.
+type ledgerLine struct {
+	recNo, partNo, wid int64
+	spot               string
+	units              stockroom.Units
+}
+
+// ledgerHead is a transaction's own row.
+type ledgerHead struct {
+	typ         string
+	partNo, wid int64
+	toWID       *int64
+	spot        string
+	toSpot      *string
+	units       stockroom.Units
+	entry       stockroom.LedgerEntry
+}
+
+// appendLedger writes a transaction and its lines and returns its id.
+func appendLedger(ctx context.Context, tx *sql.Tx, h ledgerHead, lines []ledgerLine) (int64, error) {
+	details := h.entry.Details
+	if details == nil {
+		details = map[string]any{}
+	}
+	js, err := json.Marshal(details)
+	if err != nil {
+		return 0, err
+	}
+	var reason any
+	if h.entry.ReasonCode != 0 {
+		reason = h.entry.ReasonCode
+	}
+	var id int64
+	err = tx.QueryRowContext(ctx, `
+		INSERT INTO transactions (type, time, client_id, part_no, wid, to_wid, spot, to_spot, units,
+			reason_code, reference, remark, details)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+		RETURNING id`,
+		h.typ, micros(h.entry.Time), h.entry.ClientID, h.partNo, h.wid, h.toWID, h.spot, h.toSpot, h.units,
+		reason, h.entry.Reference, h.entry.Remark, string(js)).Scan(&id)
+	if err != nil {
+		return 0, err
+	}
+	for i, l := range lines {
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+			id, i+1, l.recNo, l.partNo, l.wid, l.spot, l.units); err != nil {
+			return 0, err
+		}
+	}
+	return id, nil
+}
+
+// Receive stores a new lot and returns it with its transaction id.
+func (db *DB) Receive(ctx context.Context, r stockroom.Receipt, e stockroom.LedgerEntry) (stockroom.Lot, int64, error) {
+	var (
+		lot  stockroom.Lot
+		txID int64
+	)
+	err := db.inWriteTx(ctx, func(tx *sql.Tx) error {
+		now := micros(e.Time)
+		var recNo int64
+		err := tx.QueryRowContext(ctx, `
+			INSERT INTO lots (part_no, wid, spot, units, received, shipped, serial, serial2, rfid_tag, remark,
+				associate, hold, job_id, active, reference, net_weight, gross_weight, price, expires, supplier,
+				line, modified)
+			VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8, $9, '', $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $5)
+			RETURNING rec_no`,
+			r.PartNo, r.WID, r.Spot, r.Units, now, r.Serial, r.Serial2, r.RFIDTag, r.Remark,
+			false, r.JobID, true, r.Reference, r.NetWeight, r.GrossWeight, r.Price, optMicros(r.Expires),
+			r.Supplier, r.Line).Scan(&recNo)
+		if err != nil {
+			return err
+		}
+		if err := adjustLevels(ctx, tx, e.Time, levelChange{partNo: r.PartNo, wid: r.WID, inStock: r.Units}); err != nil {
+			return err
+		}
+		counts := lotCounts{}
+		counts.lot(r.WID, 1, true, true)
+		if err := counts.apply(ctx, tx); err != nil {
+			return err
+		}
+		txID, err = appendLedger(ctx, tx,
+			ledgerHead{typ: stockroom.TxReceive, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units, entry: e},
+			[]ledgerLine{{recNo: recNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}})
+		if err != nil {
+			return err
+		}
+		lot, err = scanLot(tx.QueryRowContext(ctx, `SELECT `+lotColumns+` FROM `+lotFrom+` WHERE l.rec_no = $1`, recNo))
+		return err
+	})
+	return lot, txID, err
+}
+
+// Withdraw carries out an issue or a move: it locks the candidate lots in
+// draw order, lets stockroom.PlanDraw decide, and applies the draws. Too few
+// units is ECONFLICT with nothing changed.
+func (db *DB) Withdraw(ctx context.Context, w stockroom.Withdrawal, e stockroom.LedgerEntry) ([]stockroom.Draw, int64, error) {
+	var (
+		draws []stockroom.Draw
+		txID  int64
+	)
+	err := db.inWriteTx(ctx, func(tx *sql.Tx) error {
+		cands, heldOf, spotOf, err := db.lockCandidates(ctx, tx, w)
+		if err != nil {
+			return err
+		}
+		draws, err = stockroom.PlanDraw(cands, w.Units)
+		if err != nil {
+			return err
+		}
+		now := micros(e.Time)
+		counts := lotCounts{}
+		var (
+			lines    []ledgerLine
+			held     stockroom.Units
+			isMove   = w.Type == stockroom.TxMove
+			crossing = isMove && w.ToWID != w.WID
+		)
+		for i, d := range draws {
+			if heldOf[d.RecNo] {
+				held += d.Units
+			}
+			from := ledgerLine{recNo: d.RecNo, partNo: w.PartNo, wid: w.WID, spot: spotOf[d.RecNo], units: -d.Units}
+			switch {
+			case !isMove:
+				_, err = tx.ExecContext(ctx, `
+					UPDATE lots SET
+						units = units - $2,
+						shipped = CASE WHEN units = $2 THEN $3 ELSE shipped END,
+						active = units > $2,
+						modified = `+bumpModified("modified", "$3")+`
+					WHERE rec_no = $1`, d.RecNo, d.Units, now)
+				if d.Remaining == 0 {
+					counts.lot(w.WID, -1, false, true)
+				}
+				lines = append(lines, from)
+			case d.Remaining == 0: // the whole lot moves, keeping its recNo
+				_, err = tx.ExecContext(ctx, `
+					UPDATE lots SET
+						wid = $2,
+						spot = $3,
+						modified = `+bumpModified("modified", "$4")+`
+					WHERE rec_no = $1`, d.RecNo, w.ToWID, w.ToSpot, now)
+				if crossing {
+					counts.lot(w.WID, -1, true, true)
+					counts.lot(w.ToWID, 1, true, true)
+				}
+				lines = append(lines, from, ledgerLine{recNo: d.RecNo, partNo: w.PartNo, wid: w.ToWID, spot: w.ToSpot, units: d.Units})
+			default: // a part splits off into a new lot at the destination
+				if _, err = tx.ExecContext(ctx, `
+					UPDATE lots SET
+						units = units - $2,
+						modified = `+bumpModified("modified", "$3")+`
+					WHERE rec_no = $1`, d.RecNo, d.Units, now); err != nil {
+					return err
+				}
+				err = tx.QueryRowContext(ctx, `
+					INSERT INTO lots (part_no, wid, spot, units, received, shipped, serial, serial2, rfid_tag,
+						remark, associate, hold, job_id, active, reference, net_weight, gross_weight, price,
+						expires, supplier, line, modified)
+					SELECT part_no, $2, $3, $4, received, NULL, serial, serial2, rfid_tag,
+						remark, associate, hold, job_id, active, reference, net_weight, gross_weight, price,
+						expires, supplier, line, $5
+					FROM lots
+					WHERE rec_no = $1
+					RETURNING rec_no`, d.RecNo, w.ToWID, w.ToSpot, d.Units, now).Scan(&draws[i].NewRecNo)
+				counts.lot(w.ToWID, 1, true, true)
+				lines = append(lines, from, ledgerLine{recNo: draws[i].NewRecNo, partNo: w.PartNo, wid: w.ToWID, spot: w.ToSpot, units: d.Units})
+			}
+			if err != nil {
+				return err
+			}
+		}
+		changes := []levelChange{{partNo: w.PartNo, wid: w.WID, inStock: -w.Units, onHold: -held}}
+		if isMove {
+			changes = append(changes, levelChange{partNo: w.PartNo, wid: w.ToWID, inStock: w.Units, onHold: held})
+		}
+		if !crossing && isMove {
+			changes = nil // within one warehouse the levels do not change
+		}
+		if err := adjustLevels(ctx, tx, e.Time, changes...); err != nil {
+			return err
+		}
+		if err := counts.apply(ctx, tx); err != nil {
+			return err
+		}
+		head := ledgerHead{typ: w.Type, partNo: w.PartNo, wid: w.WID, spot: w.Spot, units: w.Units, entry: e}
+		if isMove {
+			head.toWID, head.toSpot = &w.ToWID, &w.ToSpot
+		}
+		txID, err = appendLedger(ctx, tx, head, lines)
+		return err
+	})
+	return draws, txID, err
+}
+
+// lockCandidates locks and returns the lots a withdrawal may draw from, in
+// draw order: oldest received first, then lowest recNo.
+func (db *DB) lockCandidates(ctx context.Context, tx *sql.Tx, w stockroom.Withdrawal) ([]stockroom.Candidate, map[int64]bool, map[int64]string, error) {
+	var a args
+	conds := []string{
+		"part_no = " + a.add(w.PartNo),
+		"wid = " + a.add(w.WID),
+		"units > 0",
+	}
+	// Held lots never issue, and move only when named by recNo.
+	if w.Type != stockroom.TxMove || w.RecNo == 0 {
+		conds = append(conds, "NOT hold")
+	}
+	for _, f := range []struct{ col, v string }{{"spot", w.Spot}, {"serial", w.Serial}, {"serial2", w.Serial2}, {"rfid_tag", w.RFIDTag}} {
+		if f.v != "" {
+			conds = append(conds, f.col+" = "+a.add(f.v))
+		}
+	}
+	if w.RecNo != 0 {
+		conds = append(conds, "rec_no = "+a.add(w.RecNo))
+	}
+	if !w.Received.IsZero() {
+		day := w.Received.UTC().Truncate(24 * time.Hour)
+		conds = append(conds, "received >= "+a.add(micros(day)), "received < "+a.add(micros(day.Add(24*time.Hour))))
+	}
+	if w.Type == stockroom.TxMove && w.ToWID == w.WID {
+		// Lots already at the destination are not moved onto themselves.
+		conds = append(conds, "spot <> "+a.add(w.ToSpot))
+	}
+	rows, err := tx.QueryContext(ctx, `
+		SELECT rec_no, units, hold, spot
+		FROM lots
+		WHERE `+strings.Join(conds, " AND ")+`
+		ORDER BY received, rec_no`+db.forUpdate(), a...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer rows.Close()
+	var (
+		cands = []stockroom.Candidate{}
+		held  = map[int64]bool{}
+		spots = map[int64]string{}
+	)
+	for rows.Next() {
+		var (
+			c    stockroom.Candidate
+			spot string
+		)
+		if err := rows.Scan(&c.RecNo, &c.Units, &c.Hold, &spot); err != nil {
+			return nil, nil, nil, err
+		}
+		cands = append(cands, c)
+		held[c.RecNo], spots[c.RecNo] = c.Hold, spot
+	}
+	return cands, held, spots, rows.Err()
+}
+
+// SetHold puts a lot on hold or releases it. check sees the locked lot first
+// and may refuse (the service checks scope there). Setting the state a lot
+// already has changes nothing and returns transaction id 0; an emptied lot is
+// ECONFLICT.
+func (db *DB) SetHold(ctx context.Context, recNo int64, hold bool, e stockroom.LedgerEntry, check func(stockroom.Lot) error) (stockroom.Lot, int64, error) {
+	var (
+		lot  stockroom.Lot
+		txID int64
+	)
+	err := db.inWriteTx(ctx, func(tx *sql.Tx) error {
+		var locked int64
+		err := tx.QueryRowContext(ctx, `SELECT rec_no FROM lots WHERE rec_no = $1`+db.forUpdate(), recNo).Scan(&locked)
+		if errors.Is(err, sql.ErrNoRows) {
+			return stockroom.Errorf(stockroom.ENOTFOUND, "No lot with recNo %d.", recNo)
+		} else if err != nil {
+			return err
+		}
+		if lot, err = scanLot(tx.QueryRowContext(ctx, `SELECT `+lotColumns+` FROM `+lotFrom+` WHERE l.rec_no = $1`, recNo)); err != nil {
+			return err
+		}
+		if err := check(lot); err != nil {
+			return err
+		}
+		if lot.Units == 0 {
+			return stockroom.Errorf(stockroom.ECONFLICT, "Lot %d is empty.", recNo)
+		}
+		if lot.Hold == hold {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `
+			UPDATE lots SET
+				hold = $2,
+				modified = `+bumpModified("modified", "$3")+`
+			WHERE rec_no = $1`, recNo, hold, micros(e.Time)); err != nil {
+			return err
+		}
+		change := lot.Units
+		typ := stockroom.TxHold
+		if !hold {
+			change, typ = -change, stockroom.TxRelease
+		}
+		if err := adjustLevels(ctx, tx, e.Time, levelChange{partNo: lot.PartNo, wid: lot.WID, onHold: change}); err != nil {
+			return err
+		}
+		if txID, err = appendLedger(ctx, tx, ledgerHead{typ: typ, partNo: lot.PartNo, wid: lot.WID, spot: lot.Spot, units: lot.Units, entry: e}, nil); err != nil {
+			return err
+		}
+		lot, err = scanLot(tx.QueryRowContext(ctx, `SELECT `+lotColumns+` FROM `+lotFrom+` WHERE l.rec_no = $1`, recNo))
+		return err
+	})
+	return lot, txID, err
+}

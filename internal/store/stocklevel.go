@@ -1,0 +1,88 @@
+package store
+
+import (
+	"context"
+
+	"github.com/stockroom/stockroom"
+)
+
+const levelColumns = `
+	i.part_no,
+	i.short_id,
+	COALESCE(s.in_stock, 0),
+	COALESCE(s.on_hold, 0),
+	COALESCE(s.committed, 0),
+	COALESCE(s.packed, 0),
+	COALESCE(s.on_order, 0),
+	COALESCE(s.asn, 0),
+	COALESCE(s.modified, i.modified)`
+
+const levelNonZero = `(s.in_stock <> 0 OR s.on_hold <> 0 OR s.committed <> 0 OR s.packed <> 0 OR s.on_order <> 0 OR s.asn <> 0)`
+
+var levelSort = sortSpec{
+	fields: map[string]string{
+		"partno":    "i.part_no",
+		"shortid":   "i.short_id_key",
+		"available": "(COALESCE(s.in_stock, 0) - COALESCE(s.on_hold, 0) - COALESCE(s.committed, 0) - COALESCE(s.packed, 0))",
+		"instock":   "COALESCE(s.in_stock, 0)",
+		"onhold":    "COALESCE(s.on_hold, 0)",
+		"committed": "COALESCE(s.committed, 0)",
+		"packed":    "COALESCE(s.packed, 0)",
+		"onorder":   "COALESCE(s.on_order, 0)",
+		"asn":       "COALESCE(s.asn, 0)",
+		"modified":  "COALESCE(s.modified, i.modified)",
+	},
+	defField: "partno",
+	key:      "i.part_no",
+	unique:   []string{"i.short_id_key"},
+	modified: "COALESCE(s.modified, i.modified)",
+}
+
+func scanLevel(row scanner) (stockroom.StockLevel, error) {
+	var (
+		l        stockroom.StockLevel
+		modified int64
+	)
+	err := row.Scan(&l.PartNo, &l.ShortID, &l.InStock, &l.OnHold, &l.Committed, &l.Packed, &l.OnOrder, &l.ASN, &modified)
+	l.Modified = fromMicros(modified)
+	l.Available = l.InStock - l.OnHold - l.Committed - l.Packed
+	return l, err
+}
+
+// ListStockLevels returns a page of stock levels: of one warehouse, or summed
+// over the warehouses in scope. It reads the kept levels, never the lots.
+func (db *DB) ListStockLevels(ctx context.Context, scope stockroom.Scope, f stockroom.StockFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.StockLevel], error) {
+	q := pageQuery{columns: levelColumns, sort: levelSort}
+	var levels string
+	if f.WID != 0 {
+		levels = "(SELECT * FROM stock_levels WHERE wid = " + q.args.add(f.WID) + ")"
+	} else {
+		where := scopeCond("wid", scope, &q.args)
+		if where != "" {
+			where = " WHERE " + where
+		}
+		levels = `(
+			SELECT
+				part_no,
+				SUM(in_stock) AS in_stock,
+				SUM(on_hold) AS on_hold,
+				SUM(committed) AS committed,
+				SUM(packed) AS packed,
+				SUM(on_order) AS on_order,
+				SUM(asn) AS asn,
+				MAX(modified) AS modified
+			FROM stock_levels` + where + `
+			GROUP BY part_no)`
+	}
+	if f.IncludeZero {
+		q.from = "items i LEFT JOIN " + levels + " s ON s.part_no = i.part_no"
+		q.where = append(q.where, "(NOT i.discontinued OR "+levelNonZero+")")
+	} else {
+		q.from = "items i JOIN " + levels + " s ON s.part_no = i.part_no"
+		q.where = append(q.where, levelNonZero)
+	}
+	if f.ItemShortID != "" {
+		q.where = append(q.where, "i.short_id_key = "+q.args.add(stockroom.FoldKey(f.ItemShortID)))
+	}
+	return queryPage(ctx, db, q, req, scanLevel)
+}
