@@ -140,7 +140,9 @@ func (h *harness) testInventory(t *testing.T) {
 		}
 		after, err := s.ListLots(ctx, stockroom.Scope{All: true}, stockroom.LotFilter{IncludeShipped: true}, stockroom.PageRequest{Page: 1, PageSize: 250})
 		must(t, err)
-		if !slices.EqualFunc(before.Items, after.Items, func(a, b stockroom.Lot) bool { return a.RecNo == b.RecNo && a.Units == b.Units && a.Modified.Equal(b.Modified) }) {
+		if !slices.EqualFunc(before.Items, after.Items, func(a, b stockroom.Lot) bool {
+			return a.RecNo == b.RecNo && a.Units == b.Units && a.Modified.Equal(b.Modified)
+		}) {
 			t.Fatalf("a refused withdrawal changed lots:\n%+v\n%+v", before.Items, after.Items)
 		}
 		txs, err := s.ListTransactions(ctx, stockroom.Scope{All: true}, stockroom.TransactionFilter{}, stockroom.PageRequest{Page: 1, PageSize: 250})
@@ -174,6 +176,9 @@ func (h *harness) testInventory(t *testing.T) {
 		wantCode(t, err, stockroom.ECONFLICT)
 		draws, err = s.withdraw(stockroom.Withdrawal{Type: stockroom.TxMove, PartNo: s.a.PartNo, WID: 2, Units: u(1), ToWID: 2, ToSpot: "S"})
 		must(t, err)
+		if moved := s.lot(draws[0].RecNo); draws[0].NewRecNo == 0 || s.lot(draws[0].NewRecNo).Spot != "S" || moved.Spot != "R" {
+			t.Fatalf("move within warehouse 2: %+v", draws)
+		}
 		if b := s.level(s.a.PartNo, 2); b.InStock != u(6) {
 			t.Fatalf("level after a move within warehouse 2: %+v", b)
 		}
