@@ -249,3 +249,26 @@ func runReasonCodeList(ctx context.Context, e env, args []string) error {
 		return tw.Flush()
 	})
 }
+
+// errDiscrepancies makes `stockroom audit` exit 1 after it has printed what it
+// found.
+var errDiscrepancies = errors.New("the audit found discrepancies")
+
+func runAudit(ctx context.Context, e env, args []string) error {
+	fs, dsn := newFlags("audit")
+	return withService(ctx, e, fs, dsn, args, nil, func(svc *service.Service) error {
+		found, err := svc.Audit(ctx)
+		if err != nil {
+			return err
+		}
+		for _, d := range found {
+			fmt.Fprintln(e.stdout, d.What)
+		}
+		if len(found) > 0 {
+			fmt.Fprintf(e.stdout, "%d discrepancies\n", len(found))
+			return errDiscrepancies
+		}
+		fmt.Fprintln(e.stdout, "audit: every invariant holds")
+		return nil
+	})
+}

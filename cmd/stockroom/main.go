@@ -6,6 +6,7 @@
 //	stockroom warehouse add|list         manage warehouses
 //	stockroom client add|list|disable|enable|rotate-secret
 //	stockroom reasoncode add|list        manage reason codes
+//	stockroom audit                      check the inventory's invariants
 //	stockroom demo --items N             load demo data
 //
 // Every flag can also be set by an environment variable: --token-ttl is
@@ -59,6 +60,7 @@ func commands() []command {
 		{"client rotate-secret", "give a client a new secret and revoke its tokens: --id ID", runClientRotate},
 		{"reasoncode add", "add a reason code: --code N --description TEXT --direction receive|issue|any", runReasonCodeAdd},
 		{"reasoncode list", "list reason codes", runReasonCodeList},
+		{"audit", "check the inventory's invariants; exit status 1 on any discrepancy", runAudit},
 		{"demo", "load demo data: --items N", runDemo},
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stockroom/stockroom/internal/store"
 	"github.com/stockroom/stockroom/internal/testdb"
 )
 
@@ -402,5 +403,46 @@ func TestDemoLoadsItems(t *testing.T) {
 	}
 	if err := json.NewDecoder(res.Body).Decode(&page); err != nil || page.TotalCount != 1300 || page.Value[0].ShortID != "DEMO-0000001" {
 		t.Fatalf("after demo: %+v %v", page, err)
+	}
+}
+
+func TestAuditCommand(t *testing.T) {
+	dsn := testdb.DSN(t, "sqlite")
+	if out := mustAdmin(t, dsn, "audit"); !strings.Contains(out, "every invariant holds") {
+		t.Fatalf("audit of an empty database: %q", out)
+	}
+	s := startServe(t, dsn, nil)
+	tok := mustToken(t, s.url, s.adminID, s.adminSecret)
+	post := func(path, body string) {
+		req, _ := http.NewRequest("POST", s.url+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode >= 300 {
+			t.Fatalf("POST %s: %d", path, res.StatusCode)
+		}
+	}
+	post("/api/v1/Item", `{"shortID":"AUD-1"}`)
+	post("/api/v1/Inventory/Receive", `{"itemID":"AUD-1","units":10,"wid":1,"reasonCode":1}`)
+	post("/api/v1/Inventory/Issue", `{"itemID":"AUD-1","units":4,"wid":1,"reasonCode":20}`)
+	if out := mustAdmin(t, dsn, "audit"); !strings.Contains(out, "every invariant holds") {
+		t.Fatalf("audit after transactions: %q", out)
+	}
+	// Damage the data behind the service's back: the audit reports it and fails.
+	db, err := store.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.ExecForTest(context.Background(), "UPDATE lots SET units = units + 1"); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := admin(t, dsn, "audit")
+	if code != 1 || !strings.Contains(out, "discrepancies") {
+		t.Fatalf("audit of damaged data: exit %d %q", code, out)
 	}
 }
