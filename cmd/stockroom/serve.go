@@ -104,6 +104,7 @@ func serve(ctx context.Context, e env, cfg serveConfig) error {
 	logger.Info("listening", "addr", ln.Addr().String(), "token_ttl", cfg.TokenTTL.String(),
 		"rate_limit", cfg.RateLimit, "redis", cfg.Redis != "")
 
+	go sweepIdempotencyKeys(ctx, svc, logger)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -122,4 +123,23 @@ func serve(ctx context.Context, e env, cfg serveConfig) error {
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// sweepIdempotencyKeys deletes expired idempotency keys every few minutes
+// until ctx ends. Several instances sweeping at once do no harm.
+func sweepIdempotencyKeys(ctx context.Context, svc *service.Service, logger *slog.Logger) {
+	t := time.NewTicker(5 * time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if n, err := svc.DeleteExpiredIdempotencyKeys(ctx); err != nil {
+			logger.Warn("sweeping expired idempotency keys", "error", err.Error())
+		} else if n > 0 {
+			logger.Info("swept expired idempotency keys", "count", n)
+		}
+	}
 }

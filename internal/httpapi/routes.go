@@ -67,7 +67,13 @@ func (s *Server) endpoint(rt route) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
-		if err := rt.handle(w, r); err != nil {
+		var err error
+		if key := r.Header.Get("Idempotency-Key"); key != "" && r.Method == http.MethodPost && !rt.public {
+			err = s.idempotent(w, r, key, rt.handle)
+		} else {
+			err = rt.handle(w, r)
+		}
+		if err != nil {
 			s.writeError(w, r, err)
 		}
 	})

@@ -55,6 +55,12 @@ type Store interface {
 	ListTransactions(ctx context.Context, scope stockroom.Scope, f stockroom.TransactionFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Transaction], error)
 	Audit(ctx context.Context) ([]stockroom.Discrepancy, error)
 
+	ClaimIdempotencyKey(ctx context.Context, clientID, key, hash string, now time.Time, lease, ttl time.Duration) (int, stockroom.IdempotencyRecord, error)
+	CompleteIdempotencyKey(ctx context.Context, clientID, key string, status int, contentType, location string, body []byte) error
+	ReleaseIdempotencyKey(ctx context.Context, clientID, key string) error
+	DeleteExpiredIdempotencyKeys(ctx context.Context, now time.Time) (int64, error)
+	WithIdempotencyKey(ctx context.Context, clientID, key string) context.Context
+
 	CreateToken(ctx context.Context, hash, clientID string, created, expires time.Time) error
 	FindPrincipalByToken(ctx context.Context, hash string, now time.Time) (*stockroom.Principal, error)
 }

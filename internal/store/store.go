@@ -176,7 +176,7 @@ type querier interface {
 // run again, a few times.
 func (db *DB) inWriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	for attempt := 1; ; attempt++ {
-		err := db.inTx(ctx, db.write, nil, fn)
+		err := db.inTx(ctx, db.write, nil, true, fn)
 		if err == nil || attempt == 4 || !isRetryable(err) || ctx.Err() != nil {
 			return err
 		}
@@ -192,10 +192,10 @@ func (db *DB) inReadTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	} else {
 		opts = nil // the read pool is query_only; SQLite rejects isolation levels
 	}
-	return db.inTx(ctx, db.read, opts, fn)
+	return db.inTx(ctx, db.read, opts, false, fn)
 }
 
-func (db *DB) inTx(ctx context.Context, pool *sql.DB, opts *sql.TxOptions, fn func(tx *sql.Tx) error) error {
+func (db *DB) inTx(ctx context.Context, pool *sql.DB, opts *sql.TxOptions, write bool, fn func(tx *sql.Tx) error) error {
 	tx, err := pool.BeginTx(ctx, opts)
 	if err != nil {
 		return db.classify(err)
@@ -203,6 +203,12 @@ func (db *DB) inTx(ctx context.Context, pool *sql.DB, opts *sql.TxOptions, fn fu
 	if err := fn(tx); err != nil {
 		_ = tx.Rollback()
 		return db.classify(err)
+	}
+	if write {
+		if err := markApplied(ctx, tx); err != nil {
+			_ = tx.Rollback()
+			return db.classify(err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return db.classify(err)

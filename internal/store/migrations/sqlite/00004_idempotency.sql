@@ -1,0 +1,24 @@
+-- +goose Up
+-- Idempotency keys of POST requests, per client. A claim is 'running' until
+-- the response is stored ('done'); applied is set inside the very transaction
+-- that carries out the request, so a crash between that commit and storing
+-- the response can never lead to the request being applied twice.
+CREATE TABLE idempotency_keys (
+    client_id    TEXT NOT NULL,
+    key          TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    done         INTEGER NOT NULL,
+    applied      INTEGER NOT NULL,
+    lease_until  INTEGER NOT NULL,
+    status       INTEGER NOT NULL,
+    content_type TEXT NOT NULL,
+    location     TEXT NOT NULL,
+    body         BLOB NOT NULL,
+    created      INTEGER NOT NULL,
+    expires      INTEGER NOT NULL,
+    PRIMARY KEY (client_id, key)
+);
+CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires);
+
+-- +goose Down
+DROP TABLE idempotency_keys;
