@@ -2,6 +2,9 @@ package stockroom
 
 import "time"
 
+// ErrDiscontinued is the refusal to receive a discontinued item.
+var ErrDiscontinued = &Error{Code: ECONFLICT, Message: "The item is discontinued and cannot be received."}
+
 // Receipt is a validated receive: one new lot.
 type Receipt struct {
 	PartNo      int64

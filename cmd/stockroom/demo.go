@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/stockroom/stockroom"
@@ -18,15 +19,117 @@ const demoBatch = 100
 func runDemo(ctx context.Context, e env, args []string) error {
 	fs, dsn := newFlags("demo")
 	n := fs.Int("items", 1000, "how many demo items to have (DEMO-0000001 onwards; existing ones are kept)")
+	lots := fs.Int("lots", 0, "how many demo lots to receive, spread evenly over the items and warehouses")
+	whs := fs.Int("warehouses", 1, "how many warehouses the lots go to (warehouses 1..N, created when missing)")
 	check := func() error {
-		if *n < 1 || *n > 100_000_000 {
+		switch {
+		case *n < 1 || *n > 100_000_000:
 			return usageFor(fs, "--items must be between 1 and 100000000")
+		case *lots < 0 || *lots > 100_000_000:
+			return usageFor(fs, "--lots must be between 0 and 100000000")
+		case *whs < 1 || *whs > 1000:
+			return usageFor(fs, "--warehouses must be between 1 and 1000")
 		}
 		return nil
 	}
 	return withService(ctx, e, fs, dsn, args, check, func(svc *service.Service) error {
-		return loadDemoItems(ctx, e, svc, *n)
+		if err := loadDemoItems(ctx, e, svc, *n); err != nil {
+			return err
+		}
+		if *lots == 0 {
+			return nil
+		}
+		return loadDemoLots(ctx, e, svc, *n, *lots, *whs)
 	})
+}
+
+// demoLotBatch is how many lots one transaction of the demo loader
+// receives, and demoLoaders how many such transactions run at once.
+const (
+	demoLotBatch = 1000
+	demoLoaders  = 4
+)
+
+// loadDemoLots receives n lots spread over the first items demo items and
+// warehouses 1..whs, each recorded in the ledger as an opening balance.
+func loadDemoLots(ctx context.Context, e env, svc *service.Service, items, n, whs int) error {
+	for wid := 1; wid <= whs; wid++ {
+		err := svc.AddWarehouse(ctx, stockroom.Warehouse{ID: int64(wid), Name: fmt.Sprintf("Demo %d", wid)})
+		if err != nil && stockroom.ErrorCode(err) != stockroom.ECONFLICT {
+			return err
+		}
+	}
+	ids := make([]string, items)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("DEMO-%07d", i+1)
+	}
+	parts, err := svc.PartNos(ctx, ids)
+	if err != nil {
+		return err
+	}
+	// Batches are independent (each touches its own lots and ledger entries,
+	// and levels in a fixed order), so several run at once; the database
+	// decides how many truly overlap.
+	var (
+		mu      sync.Mutex
+		done    int
+		start   = time.Now()
+		nextLog = time.Now()
+		batches = make(chan int)
+		errs    = make(chan error, demoLoaders)
+		wg      sync.WaitGroup
+	)
+	for range demoLoaders {
+		wg.Go(func() {
+			for first := range batches {
+				rng := rand.New(rand.NewPCG(3, uint64(first))) // the same data every run
+				last := min(first+demoLotBatch, n)
+				batch := make([]stockroom.Receipt, 0, last-first)
+				for i := first; i < last; i++ {
+					batch = append(batch, stockroom.Receipt{
+						PartNo: parts[i%items],
+						WID:    int64(1 + (i/items)%whs),
+						Spot:   fmt.Sprintf("A-%02d-%02d", rng.IntN(40), rng.IntN(10)),
+						Units:  stockroom.Units(1+rng.IntN(100)) * stockroom.UnitScale,
+						Serial: fmt.Sprintf("L%08d", i+1),
+						Price:  stockroom.Units(rng.IntN(100_000)) * 1000,
+					})
+				}
+				if _, err := svc.ImportLots(ctx, "demo", batch); err != nil {
+					errs <- err
+					return
+				}
+				mu.Lock()
+				done += len(batch)
+				if time.Now().After(nextLog) || done == n {
+					elapsed := time.Since(start)
+					fmt.Fprintf(e.stderr, "lots: %d/%d (%d%%), %s elapsed, %.0f lots/s\n",
+						done, n, done*100/n, elapsed.Round(time.Second), float64(done)/elapsed.Seconds())
+					nextLog = time.Now().Add(2 * time.Second)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	func() {
+		defer close(batches)
+		for first := 0; first < n; first += demoLotBatch {
+			select {
+			case batches <- first:
+			case err := <-errs:
+				errs <- err
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+	}
+	fmt.Fprintf(e.stdout, "demo lots: %d received into warehouses 1..%d\n", n, whs)
+	return nil
 }
 
 // loadDemoItems stores items DEMO-0000001..n with plausible fields, in

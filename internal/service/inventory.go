@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -21,12 +22,17 @@ func (s *Service) authorizeWarehouse(ctx context.Context, p *stockroom.Principal
 	if !p.Scope.Contains(wid) {
 		return stockroom.Errorf(stockroom.EFORBIDDEN, stockroom.MsgOutOfScope)
 	}
+	// Warehouses are never removed, so one seen once exists for good.
+	if _, ok := s.warehouses.Load(wid); ok {
+		return nil
+	}
 	if _, err := s.store.FindWarehouse(ctx, wid); err != nil {
 		if stockroom.ErrorCode(err) == stockroom.ENOTFOUND && !p.Scope.All {
 			return stockroom.Errorf(stockroom.EFORBIDDEN, stockroom.MsgOutOfScope)
 		}
 		return err
 	}
+	s.warehouses.Store(wid, struct{}{})
 	return nil
 }
 
@@ -36,7 +42,7 @@ func (s *Service) checkReasonCode(ctx context.Context, v *stockroom.Validation, 
 	if v.Has("reasonCode") || code <= 0 {
 		return nil
 	}
-	rc, err := s.store.FindReasonCode(ctx, code)
+	rc, err := s.reasonCode(ctx, code)
 	switch {
 	case stockroom.ErrorCode(err) == stockroom.ENOTFOUND:
 		v.Add("reasonCode", "is not a known reason code (see GET /ReasonCode)")
@@ -48,9 +54,33 @@ func (s *Service) checkReasonCode(ctx context.Context, v *stockroom.Validation, 
 	return nil
 }
 
-// findItem resolves an itemID (a ShortID) for a stock change.
-func (s *Service) findItem(ctx context.Context, itemID string) (stockroom.Item, error) {
-	return s.store.FindItemByShortID(ctx, itemID)
+// reasonCode finds a reason code. Codes are added but never changed or
+// removed, so one found is remembered.
+func (s *Service) reasonCode(ctx context.Context, code int64) (stockroom.ReasonCode, error) {
+	if rc, ok := s.reasons.Load(code); ok {
+		return rc.(stockroom.ReasonCode), nil
+	}
+	rc, err := s.store.FindReasonCode(ctx, code)
+	if err == nil {
+		s.reasons.Store(code, rc)
+	}
+	return rc, err
+}
+
+// findPartNo resolves an itemID (a ShortID) to its partNo for a stock
+// change. Items are never removed and neither partNo nor ShortID ever
+// changes, so a resolution once made holds for good and is remembered.
+func (s *Service) findPartNo(ctx context.Context, itemID string) (int64, error) {
+	key := stockroom.FoldKey(itemID)
+	if partNo, ok := s.partNos.get(key); ok {
+		return partNo, nil
+	}
+	it, err := s.store.FindItemByShortID(ctx, itemID)
+	if err != nil {
+		return 0, err
+	}
+	s.partNos.put(key, it.PartNo)
+	return it.PartNo, nil
 }
 
 func (s *Service) entry(p *stockroom.Principal, reason int64, reference, remark string, details map[string]any) stockroom.LedgerEntry {
@@ -75,15 +105,12 @@ func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, r stockro
 	if err := s.authorizeWarehouse(ctx, p, r.WID); err != nil {
 		return stockroom.Lot{}, 0, err
 	}
-	it, err := s.findItem(ctx, r.ItemID)
+	partNo, err := s.findPartNo(ctx, r.ItemID)
 	if err != nil {
 		return stockroom.Lot{}, 0, err
 	}
-	if it.Discontinued {
-		return stockroom.Lot{}, 0, stockroom.Errorf(stockroom.ECONFLICT, "Item %q is discontinued and cannot be received.", it.ShortID)
-	}
 	rc := stockroom.Receipt{
-		PartNo: it.PartNo, WID: r.WID, Units: r.Units, Spot: strings.TrimSpace(r.Spot), Serial: r.Serial, Serial2: r.Serial2,
+		PartNo: partNo, WID: r.WID, Units: r.Units, Spot: strings.TrimSpace(r.Spot), Serial: r.Serial, Serial2: r.Serial2,
 		RFIDTag: r.RFIDTag, Reference: r.Reference, Remark: r.Remark, NetWeight: r.NetWeight, GrossWeight: r.GrossWeight,
 		Price: r.Price, Expires: r.Expires, Supplier: r.Supplier, Line: r.Line, JobID: r.JobID,
 	}
@@ -94,7 +121,11 @@ func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, r stockro
 	if r.Expires != nil {
 		details["expires"] = r.Expires.Format(time.RFC3339Nano)
 	}
-	return s.store.Receive(ctx, rc, s.entry(p, r.ReasonCode, r.Reference, r.Remark, details))
+	lot, id, err := s.store.Receive(ctx, rc, s.entry(p, r.ReasonCode, r.Reference, r.Remark, details))
+	if errors.Is(err, stockroom.ErrDiscontinued) {
+		err = stockroom.Errorf(stockroom.ECONFLICT, "Item %q is discontinued and cannot be received.", r.ItemID)
+	}
+	return lot, id, err
 }
 
 // Issue draws units out of stock, oldest lots first.
@@ -109,12 +140,12 @@ func (s *Service) Issue(ctx context.Context, p *stockroom.Principal, r stockroom
 	if err := s.authorizeWarehouse(ctx, p, r.WID); err != nil {
 		return nil, 0, err
 	}
-	it, err := s.findItem(ctx, r.ItemID)
+	partNo, err := s.findPartNo(ctx, r.ItemID)
 	if err != nil {
 		return nil, 0, err
 	}
 	w := stockroom.Withdrawal{
-		Type: stockroom.TxIssue, PartNo: it.PartNo, WID: r.WID, Units: r.Units,
+		Type: stockroom.TxIssue, PartNo: partNo, WID: r.WID, Units: r.Units,
 		Spot: strings.TrimSpace(r.Spot), Serial: r.Serial, Serial2: r.Serial2, RFIDTag: r.RFIDTag, RecNo: r.RecNo,
 	}
 	details := map[string]any{
@@ -137,12 +168,12 @@ func (s *Service) Move(ctx context.Context, p *stockroom.Principal, r stockroom.
 			return nil, 0, 0, "", err
 		}
 	}
-	it, err := s.findItem(ctx, r.ItemID)
+	partNo, err := s.findPartNo(ctx, r.ItemID)
 	if err != nil {
 		return nil, 0, 0, "", err
 	}
 	w := stockroom.Withdrawal{
-		Type: stockroom.TxMove, PartNo: it.PartNo, WID: r.WID, Units: r.Units, Spot: strings.TrimSpace(r.FromSpot),
+		Type: stockroom.TxMove, PartNo: partNo, WID: r.WID, Units: r.Units, Spot: strings.TrimSpace(r.FromSpot),
 		Serial: r.Serial, Serial2: r.Serial2, RFIDTag: r.RFIDTag, RecNo: r.RecNo, ToWID: toWID, ToSpot: strings.TrimSpace(toSpot),
 	}
 	details := map[string]any{
@@ -214,4 +245,33 @@ func (s *Service) GetTransaction(ctx context.Context, p *stockroom.Principal, id
 // Audit checks the inventory's invariants over the whole database.
 func (s *Service) Audit(ctx context.Context) ([]stockroom.Discrepancy, error) {
 	return s.store.Audit(ctx)
+}
+
+// ImportLots receives many lots at once for bulk loads such as the demo
+// command, recorded in the ledger like any receipt. The receipts must name
+// existing items and warehouses.
+func (s *Service) ImportLots(ctx context.Context, clientID string, rs []stockroom.Receipt) (int, error) {
+	for _, r := range rs {
+		if r.Units <= 0 || r.PartNo <= 0 || r.WID <= 0 {
+			return 0, stockroom.Errorf(stockroom.EINVALID, "Invalid receipt %+v.", r)
+		}
+	}
+	e := stockroom.LedgerEntry{ClientID: clientID, Time: s.now(), ReasonCode: openingBalance, Reference: "demo"}
+	return s.store.ReceiveMany(ctx, rs, e)
+}
+
+// openingBalance is the default reason code bulk loads are recorded under.
+const openingBalance = 11
+
+// PartNos returns the partNos of the items with the given ShortIDs, in order.
+func (s *Service) PartNos(ctx context.Context, shortIDs []string) ([]int64, error) {
+	out := make([]int64, len(shortIDs))
+	for i, id := range shortIDs {
+		it, err := s.store.FindItemByShortID(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = it.PartNo
+	}
+	return out, nil
 }

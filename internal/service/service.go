@@ -6,6 +6,7 @@ package service
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/stockroom/stockroom"
@@ -49,6 +50,7 @@ type Store interface {
 	ListLots(ctx context.Context, scope stockroom.Scope, f stockroom.LotFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Lot], error)
 	ListStockLevels(ctx context.Context, scope stockroom.Scope, f stockroom.StockFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.StockLevel], error)
 	Receive(ctx context.Context, r stockroom.Receipt, e stockroom.LedgerEntry) (stockroom.Lot, int64, error)
+	ReceiveMany(ctx context.Context, rs []stockroom.Receipt, e stockroom.LedgerEntry) (int, error)
 	Withdraw(ctx context.Context, w stockroom.Withdrawal, e stockroom.LedgerEntry) ([]stockroom.Draw, int64, error)
 	SetHold(ctx context.Context, recNo int64, hold bool, e stockroom.LedgerEntry, check func(stockroom.Lot) error) (stockroom.Lot, int64, error)
 	FindTransaction(ctx context.Context, scope stockroom.Scope, id int64) (stockroom.Transaction, error)
@@ -84,6 +86,11 @@ type Service struct {
 	now      func() time.Time
 	tokenTTL time.Duration
 	auth     *authCache
+
+	// Facts that never change once true, remembered by this instance.
+	warehouses sync.Map  // wid -> struct{}: the warehouse exists
+	reasons    sync.Map  // code -> stockroom.ReasonCode
+	partNos    *keyCache // folded ShortID -> partNo
 }
 
 // DefaultTokenTTL is the token lifetime of the original product.
@@ -91,7 +98,7 @@ const DefaultTokenTTL = 4 * time.Hour
 
 // New returns a Service over store.
 func New(store Store, opts Options) *Service {
-	s := &Service{store: store, now: opts.Now, tokenTTL: opts.TokenTTL, auth: newAuthCache(opts.AuthCacheTTL)}
+	s := &Service{store: store, now: opts.Now, tokenTTL: opts.TokenTTL, auth: newAuthCache(opts.AuthCacheTTL), partNos: newKeyCache(maxKeyCacheEntries)}
 	if s.now == nil {
 		s.now = stockroom.Now
 	}

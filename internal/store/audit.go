@@ -18,6 +18,7 @@ import (
 //   - per item and warehouse, the kept in-stock figure equals the sum of the
 //     lots' units and the sum of the ledger's signed units, and the kept
 //     on-hold figure equals the units of its held lots;
+//   - each item's all-warehouse total equals the sum of its warehouses;
 //   - the kept counts equal the rows they count.
 //
 // It reads everything in one snapshot; it is an operator's tool, not a hot
@@ -86,6 +87,21 @@ func (db *DB) Audit(ctx context.Context) ([]stockroom.Discrepancy, error) {
 					return err
 				}},
 		}
+		checks = append(checks, struct {
+			query string
+			scan  func(*sql.Rows) error
+		}{`SELECT COALESCE(t.part_no, l.part_no), COALESCE(t.in_stock, 0), COALESCE(t.on_hold, 0), COALESCE(l.in_stock, 0), COALESCE(l.on_hold, 0)
+			FROM stock_totals t FULL OUTER JOIN (
+				SELECT part_no, SUM(in_stock) AS in_stock, SUM(on_hold) AS on_hold FROM stock_levels GROUP BY part_no
+			) l ON l.part_no = t.part_no
+			WHERE COALESCE(t.in_stock, 0) <> COALESCE(l.in_stock, 0) OR COALESCE(t.on_hold, 0) <> COALESCE(l.on_hold, 0)`,
+			func(r *sql.Rows) error {
+				var part, tin, thold, lin, lhold int64
+				err := r.Scan(&part, &tin, &thold, &lin, &lhold)
+				report("item %d: all-warehouse total inStock %s onHold %s, warehouses sum to %s and %s", part,
+					stockroom.Units(tin), stockroom.Units(thold), stockroom.Units(lin), stockroom.Units(lhold))
+				return err
+			}})
 		for _, c := range checks {
 			if err := eachRow(ctx, tx, c.query, c.scan); err != nil {
 				return err
@@ -121,6 +137,8 @@ func (db *DB) auditCounts(ctx context.Context, tx *sql.Tx, report func(string, .
 		{`SELECT 0, COUNT(*) FROM lots WHERE units > 0`, func(int64) string { return lotCounter(0, true) }},
 		{`SELECT wid, COUNT(*) FROM lots GROUP BY wid`, func(w int64) string { return lotCounter(w, false) }},
 		{`SELECT wid, COUNT(*) FROM lots WHERE units > 0 GROUP BY wid`, func(w int64) string { return lotCounter(w, true) }},
+		{`SELECT wid, COUNT(*) FROM stock_levels WHERE in_stock <> 0 GROUP BY wid`, stockedCounter},
+		{`SELECT 0, COUNT(*) FROM stock_totals WHERE in_stock <> 0`, stockedCounter},
 	} {
 		if err := eachRow(ctx, tx, q.query, func(r *sql.Rows) error {
 			var wid, n int64

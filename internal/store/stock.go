@@ -1,12 +1,14 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,49 +32,124 @@ type levelChange struct {
 	inStock, onHold stockroom.Units
 }
 
-// adjustLevels applies level changes in item-then-warehouse order.
+// adjustLevels applies level changes in item-then-warehouse order, then the
+// items' all-warehouse totals, and keeps the counts of stocked items.
 func adjustLevels(ctx context.Context, tx *sql.Tx, now time.Time, changes ...levelChange) error {
 	slices.SortFunc(changes, func(a, b levelChange) int {
 		if a.partNo != b.partNo {
-			return int(a.partNo - b.partNo)
+			return cmp.Compare(a.partNo, b.partNo)
 		}
-		return int(a.wid - b.wid)
+		return cmp.Compare(a.wid, b.wid)
 	})
+	var (
+		totals  []levelChange // one per item, wid 0
+		stocked = map[string]int64{}
+	)
 	for _, c := range changes {
 		if c.inStock == 0 && c.onHold == 0 {
 			continue
 		}
-		if c.inStock <= 0 {
-			// Stock leaves, or is held or released, in a row that must exist.
-			// (An upsert would not do: CHECK constraints judge the row
-			// proposed for insertion.)
-			res, err := tx.ExecContext(ctx, `
-				UPDATE stock_levels SET
-					in_stock = in_stock + $3,
-					on_hold = on_hold + $4,
-					modified = `+bumpModified("modified", "$5")+`
-				WHERE part_no = $1 AND wid = $2`,
-				c.partNo, c.wid, c.inStock, c.onHold, micros(now))
-			if err != nil {
-				return err
-			}
-			if n, err := res.RowsAffected(); err != nil || n != 1 {
-				return fmt.Errorf("stock level of item %d in warehouse %d is missing (%d rows, %v)", c.partNo, c.wid, n, err)
-			}
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO stock_levels (part_no, wid, in_stock, on_hold, committed, packed, on_order, asn, modified)
-			VALUES ($1, $2, $3, $4, 0, 0, 0, 0, $5)
-			ON CONFLICT (part_no, wid) DO UPDATE SET
-				in_stock = stock_levels.in_stock + excluded.in_stock,
-				on_hold = stock_levels.on_hold + excluded.on_hold,
-				modified = `+bumpModified("stock_levels.modified", "excluded.modified"),
-			c.partNo, c.wid, c.inStock, c.onHold, micros(now)); err != nil {
+		before, err := adjustLevel(ctx, tx, warehouseLevel(c), c, now)
+		if err != nil {
 			return err
 		}
+		stocked[stockedCounter(c.wid)] += stockedChange(before, c.inStock)
+		if n := len(totals); n > 0 && totals[n-1].partNo == c.partNo {
+			totals[n-1].inStock += c.inStock
+			totals[n-1].onHold += c.onHold
+		} else {
+			totals = append(totals, levelChange{partNo: c.partNo, inStock: c.inStock, onHold: c.onHold})
+		}
 	}
-	return nil
+	for _, c := range totals {
+		if c.inStock == 0 && c.onHold == 0 {
+			continue
+		}
+		before, err := adjustLevel(ctx, tx, totalLevel(c), c, now)
+		if err != nil {
+			return err
+		}
+		stocked[stockedCounter(0)] += stockedChange(before, c.inStock)
+	}
+	var ds []delta
+	for name, by := range stocked {
+		ds = append(ds, delta{name, by})
+	}
+	slices.SortFunc(ds, func(a, b delta) int { return cmp.Compare(a.name, b.name) })
+	return addCounts(ctx, tx, ds...)
+}
+
+// stockedChange is the change in "items with stock" when in_stock goes from
+// before to before+by.
+func stockedChange(before, by stockroom.Units) int64 {
+	switch after := before + by; {
+	case before == 0 && after != 0:
+		return 1
+	case before != 0 && after == 0:
+		return -1
+	}
+	return 0
+}
+
+// stockedCounter names the count of items with stock in a warehouse (0: in
+// any warehouse).
+func stockedCounter(wid int64) string { return "stocked:" + strconv.FormatInt(wid, 10) }
+
+// levelRow names one row of stock_levels (by item and warehouse) or of
+// stock_totals (by item).
+type levelRow struct {
+	table string
+	keys  []string
+	vals  []any
+}
+
+func warehouseLevel(c levelChange) levelRow {
+	return levelRow{"stock_levels", []string{"part_no", "wid"}, []any{c.partNo, c.wid}}
+}
+
+func totalLevel(c levelChange) levelRow {
+	return levelRow{"stock_totals", []string{"part_no"}, []any{c.partNo}}
+}
+
+// adjustLevel changes one level row and returns its in_stock before the
+// change. Stock arriving may create the row; anything else updates a row that
+// must exist. (An upsert would not do for the rest: CHECK constraints judge
+// the row proposed for insertion.)
+func adjustLevel(ctx context.Context, tx *sql.Tx, row levelRow, c levelChange, now time.Time) (stockroom.Units, error) {
+	var (
+		a     args
+		after stockroom.Units
+		keyPh = make([]string, len(row.keys))
+		match = make([]string, len(row.keys))
+	)
+	for i, k := range row.keys {
+		keyPh[i] = a.add(row.vals[i])
+		match[i] = k + " = " + keyPh[i]
+	}
+	in, hold, mod := a.add(c.inStock), a.add(c.onHold), a.add(micros(now))
+	if c.inStock <= 0 {
+		err := tx.QueryRowContext(ctx, `
+			UPDATE `+row.table+` SET
+				in_stock = in_stock + `+in+`,
+				on_hold = on_hold + `+hold+`,
+				modified = `+bumpModified("modified", mod)+`
+			WHERE `+strings.Join(match, " AND ")+`
+			RETURNING in_stock`, a...).Scan(&after)
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, fmt.Errorf("%s row %v is missing", row.table, row.vals)
+		}
+		return after - c.inStock, err
+	}
+	keys := strings.Join(row.keys, ", ")
+	err := tx.QueryRowContext(ctx, `
+		INSERT INTO `+row.table+` (`+keys+`, in_stock, on_hold, committed, packed, on_order, asn, modified)
+		VALUES (`+strings.Join(keyPh, ", ")+`, `+in+`, `+hold+`, 0, 0, 0, 0, `+mod+`)
+		ON CONFLICT (`+keys+`) DO UPDATE SET
+			in_stock = `+row.table+`.in_stock + excluded.in_stock,
+			on_hold = `+row.table+`.on_hold + excluded.on_hold,
+			modified = `+bumpModified(row.table+".modified", "excluded.modified")+`
+		RETURNING in_stock`, a...).Scan(&after)
+	return after - c.inStock, err
 }
 
 // lotCounts accumulates changes to the lot counters of warehouses.
@@ -96,18 +173,8 @@ func (c lotCounts) apply(ctx context.Context, tx *sql.Tx) error {
 	for name, by := range c {
 		ds = append(ds, delta{name, by})
 	}
-	slices.SortFunc(ds, func(a, b delta) int { return cmpString(a.name, b.name) })
+	slices.SortFunc(ds, func(a, b delta) int { return cmp.Compare(a.name, b.name) })
 	return addCounts(ctx, tx, ds...)
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // ledgerLine is one lot's signed change.
@@ -164,7 +231,8 @@ func appendLedger(ctx context.Context, tx *sql.Tx, h ledgerHead, lines []ledgerL
 	return id, nil
 }
 
-// Receive stores a new lot and returns it with its transaction id.
+// Receive stores a new lot and returns it with its transaction id. It returns
+// stockroom.ErrDiscontinued for a discontinued item.
 func (db *DB) Receive(ctx context.Context, r stockroom.Receipt, e stockroom.LedgerEntry) (stockroom.Lot, int64, error) {
 	var (
 		lot  stockroom.Lot
@@ -173,16 +241,22 @@ func (db *DB) Receive(ctx context.Context, r stockroom.Receipt, e stockroom.Ledg
 	err := db.inWriteTx(ctx, func(tx *sql.Tx) error {
 		now := micros(e.Time)
 		var recNo int64
+		// The lot is only inserted while the item is not discontinued,
+		// checked in the same statement so no discontinue can slip between.
 		err := tx.QueryRowContext(ctx, `
 			INSERT INTO lots (part_no, wid, spot, units, received, shipped, serial, serial2, rfid_tag, remark,
 				associate, hold, job_id, active, reference, net_weight, gross_weight, price, expires, supplier,
 				line, modified)
-			VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8, $9, '', $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $5)
+			SELECT $1, $2, $3, $4, $5, NULL, $6, $7, $8, $9, '', $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $5
+			FROM items
+			WHERE part_no = $1 AND NOT discontinued
 			RETURNING rec_no`,
 			r.PartNo, r.WID, r.Spot, r.Units, now, r.Serial, r.Serial2, r.RFIDTag, r.Remark,
 			false, r.JobID, true, r.Reference, r.NetWeight, r.GrossWeight, r.Price, optMicros(r.Expires),
 			r.Supplier, r.Line).Scan(&recNo)
-		if err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return stockroom.ErrDiscontinued
+		} else if err != nil {
 			return err
 		}
 		if err := adjustLevels(ctx, tx, e.Time, levelChange{partNo: r.PartNo, wid: r.WID, inStock: r.Units}); err != nil {
@@ -416,4 +490,51 @@ func (db *DB) SetHold(ctx context.Context, recNo int64, hold bool, e stockroom.L
 		return err
 	})
 	return lot, txID, err
+}
+
+// ReceiveMany stores many receipts in one transaction, each as its own lot
+// and ledger entry, exactly as Receive would; levels and counts are updated
+// once per batch. It is for bulk loads (the demo command) and returns how
+// many lots it stored.
+func (db *DB) ReceiveMany(ctx context.Context, rs []stockroom.Receipt, e stockroom.LedgerEntry) (int, error) {
+	err := db.inWriteTx(ctx, func(tx *sql.Tx) error {
+		insLot, err := tx.PrepareContext(ctx, `
+			INSERT INTO lots (part_no, wid, spot, units, received, shipped, serial, serial2, rfid_tag, remark,
+				associate, hold, job_id, active, reference, net_weight, gross_weight, price, expires, supplier,
+				line, modified)
+			VALUES ($1, $2, $3, $4, $5, NULL, $6, '', '', '', '', $7, 0, $8, $9, 0, 0, $10, NULL, $11, 0, $5)
+			RETURNING rec_no`)
+		if err != nil {
+			return err
+		}
+		defer insLot.Close()
+		levels := map[[2]int64]stockroom.Units{}
+		counts := lotCounts{}
+		for _, r := range rs {
+			var recNo int64
+			if err := insLot.QueryRowContext(ctx, r.PartNo, r.WID, r.Spot, r.Units, micros(e.Time), r.Serial,
+				false, true, r.Reference, r.Price, r.Supplier).Scan(&recNo); err != nil {
+				return err
+			}
+			if _, err := appendLedger(ctx, tx,
+				ledgerHead{typ: stockroom.TxReceive, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units, entry: e},
+				[]ledgerLine{{recNo: recNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}}); err != nil {
+				return err
+			}
+			levels[[2]int64{r.PartNo, r.WID}] += r.Units
+			counts.lot(r.WID, 1, true, true)
+		}
+		changes := make([]levelChange, 0, len(levels))
+		for k, units := range levels {
+			changes = append(changes, levelChange{partNo: k[0], wid: k[1], inStock: units})
+		}
+		if err := adjustLevels(ctx, tx, e.Time, changes...); err != nil {
+			return err
+		}
+		return counts.apply(ctx, tx)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return len(rs), nil
 }

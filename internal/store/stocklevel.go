@@ -54,13 +54,14 @@ func scanLevel(row scanner) (stockroom.StockLevel, error) {
 func (db *DB) ListStockLevels(ctx context.Context, scope stockroom.Scope, f stockroom.StockFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.StockLevel], error) {
 	q := pageQuery{columns: levelColumns, sort: levelSort}
 	var levels string
-	if f.WID != 0 {
+	switch {
+	case f.WID != 0:
 		levels = "(SELECT * FROM stock_levels WHERE wid = " + q.args.add(f.WID) + ")"
-	} else {
-		where := scopeCond("wid", scope, &q.args)
-		if where != "" {
-			where = " WHERE " + where
-		}
+		q.counters = []string{stockedCounter(f.WID)}
+	case scope.All:
+		levels = "stock_totals"
+		q.counters = []string{stockedCounter(0)}
+	default: // some warehouses: sum them
 		levels = `(
 			SELECT
 				part_no,
@@ -71,18 +72,24 @@ func (db *DB) ListStockLevels(ctx context.Context, scope stockroom.Scope, f stoc
 				SUM(on_order) AS on_order,
 				SUM(asn) AS asn,
 				MAX(modified) AS modified
-			FROM stock_levels` + where + `
+			FROM stock_levels
+			WHERE ` + scopeCond("wid", scope, &q.args) + `
 			GROUP BY part_no)`
 	}
 	if f.IncludeZero {
 		q.from = "items i LEFT JOIN " + levels + " s ON s.part_no = i.part_no"
 		q.where = append(q.where, "(NOT i.discontinued OR "+levelNonZero+")")
+		q.counters = nil
 	} else {
+		// Until orders exist only in_stock and on_hold (never above
+		// in_stock) move, so "any figure non-zero" is "in stock", which the
+		// stocked counters count.
 		q.from = "items i JOIN " + levels + " s ON s.part_no = i.part_no"
 		q.where = append(q.where, levelNonZero)
 	}
 	if f.ItemShortID != "" {
 		q.where = append(q.where, "i.short_id_key = "+q.args.add(stockroom.FoldKey(f.ItemShortID)))
+		q.counters = nil
 	}
 	return queryPage(ctx, db, q, req, scanLevel)
 }
