@@ -10,6 +10,7 @@
 #
 #   bash bench/inventory.sh             # from the repository root
 #   LOTS=100000 DURATION=5s bash bench/inventory.sh
+#   REUSE=1 bash bench/inventory.sh     # measure again on the last run's data
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -19,10 +20,15 @@ LOTS=${LOTS:-1000000}
 WAREHOUSES=${WAREHOUSES:-5}
 need_wrk
 build
-DSN=$(fresh_db stockroom_bench_inventory)
-"$OUT/stockroom" migrate --db "$DSN" >/dev/null
-echo "loading $ITEMS items and $LOTS lots over $WAREHOUSES warehouses"
-time "$OUT/stockroom" demo --items "$ITEMS" --lots "$LOTS" --warehouses "$WAREHOUSES" --db "$DSN" 2>&1 | tail -1
+if [ -n "${REUSE:-}" ]; then
+  DSN="$PGBASE/stockroom_bench_inventory?sslmode=disable"
+  "$OUT/stockroom" migrate --db "$DSN" >/dev/null
+else
+  DSN=$(fresh_db stockroom_bench_inventory)
+  "$OUT/stockroom" migrate --db "$DSN" >/dev/null
+  echo "loading $ITEMS items and $LOTS lots over $WAREHOUSES warehouses"
+  time "$OUT/stockroom" demo --items "$ITEMS" --lots "$LOTS" --warehouses "$WAREHOUSES" --db "$DSN" 2>&1 | tail -1
+fi
 psql "${DSN%%\?*}" -qc "VACUUM ANALYZE" >/dev/null
 start_server "$DSN"
 

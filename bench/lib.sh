@@ -21,15 +21,20 @@ build() {
 }
 
 # start_server DSN: run the server in the background, wait for it, and set
-# TOKEN to a token of the administrator created on first start.
+# TOKEN to a token of a client with every permission: the administrator
+# printed on first start, or (on a database used before) a new client.
 start_server() {
   "$OUT/stockroom" serve --db "$1" --addr "127.0.0.1:$PORT" --log-level WARN 2>"$OUT/server.log" &
   SERVER_PID=$!
   trap 'kill $SERVER_PID 2>/dev/null || true' EXIT
   for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
-  local id secret
-  id=$(grep -o 'client_id=[^ ]*' "$OUT/server.log" | head -1 | cut -d= -f2)
-  secret=$(grep -o 'client_secret=[^ ]*' "$OUT/server.log" | head -1 | cut -d= -f2)
+  local creds="$OUT/server.log" id secret
+  if ! grep -q client_secret= "$creds"; then
+    creds="$OUT/client.txt"
+    "$OUT/stockroom" client add --db "$1" --name bench --permissions all --warehouses all >"$creds"
+  fi
+  id=$(grep -o 'client_id=[^ ]*' "$creds" | head -1 | cut -d= -f2)
+  secret=$(grep -o 'client_secret=[^ ]*' "$creds" | head -1 | cut -d= -f2)
   TOKEN=$(curl -fs "http://127.0.0.1:$PORT/api/v1/Token" -d grant_type=client_credentials \
     -d client_id="$id" -d client_secret="$secret" | sed 's/.*"access_token":"\([^"]*\)".*/\1/')
   [ -n "$TOKEN" ] || { echo "no token; server log:" >&2; cat "$OUT/server.log" >&2; exit 1; }

@@ -22,8 +22,9 @@ func lotCounter(wid int64, inStockOnly bool) string {
 	return "lots:" + strconv.FormatInt(wid, 10)
 }
 
-// counterShards spreads each count over this many rows.
-const counterShards = 16
+// counterShards spreads each count over this many rows, so concurrent
+// writers seldom wait for one another's row.
+const counterShards = 64
 
 // delta is a change to one kept count.
 type delta struct {

@@ -18,8 +18,10 @@ import (
 // The three stock transactions and holds. Each runs in one transaction that
 // changes lots, stock levels, lot counts and the ledger together, or nothing.
 // Row locks are always taken in the same order (lots in draw order, then
-// stock levels by item and warehouse), so concurrent transactions queue
-// instead of deadlocking.
+// stock levels by item and warehouse, then the counters by name), so
+// concurrent transactions queue instead of deadlocking. The counters, shared
+// by every transaction, come last so their rows stay locked only until the
+// commit.
 
 // bumpModified is the SQL for a modified time that moves forward only.
 func bumpModified(col, param string) string {
@@ -33,18 +35,16 @@ type levelChange struct {
 }
 
 // adjustLevels applies level changes in item-then-warehouse order, then the
-// items' all-warehouse totals, and keeps the counts of stocked items.
-func adjustLevels(ctx context.Context, tx *sql.Tx, now time.Time, changes ...levelChange) error {
+// items' all-warehouse totals, and adds the changes to the counts of stocked
+// items to counts, for the caller to apply with its own.
+func adjustLevels(ctx context.Context, tx *sql.Tx, now time.Time, counts lotCounts, changes ...levelChange) error {
 	slices.SortFunc(changes, func(a, b levelChange) int {
 		if a.partNo != b.partNo {
 			return cmp.Compare(a.partNo, b.partNo)
 		}
 		return cmp.Compare(a.wid, b.wid)
 	})
-	var (
-		totals  []levelChange // one per item, wid 0
-		stocked = map[string]int64{}
-	)
+	var totals []levelChange // one per item, wid 0
 	for _, c := range changes {
 		if c.inStock == 0 && c.onHold == 0 {
 			continue
@@ -53,7 +53,7 @@ func adjustLevels(ctx context.Context, tx *sql.Tx, now time.Time, changes ...lev
 		if err != nil {
 			return err
 		}
-		stocked[stockedCounter(c.wid)] += stockedChange(before, c.inStock)
+		counts[stockedCounter(c.wid)] += stockedChange(before, c.inStock)
 		if n := len(totals); n > 0 && totals[n-1].partNo == c.partNo {
 			totals[n-1].inStock += c.inStock
 			totals[n-1].onHold += c.onHold
@@ -69,14 +69,9 @@ func adjustLevels(ctx context.Context, tx *sql.Tx, now time.Time, changes ...lev
 		if err != nil {
 			return err
 		}
-		stocked[stockedCounter(0)] += stockedChange(before, c.inStock)
+		counts[stockedCounter(0)] += stockedChange(before, c.inStock)
 	}
-	var ds []delta
-	for name, by := range stocked {
-		ds = append(ds, delta{name, by})
-	}
-	slices.SortFunc(ds, func(a, b delta) int { return cmp.Compare(a.name, b.name) })
-	return addCounts(ctx, tx, ds...)
+	return nil
 }
 
 // stockedChange is the change in "items with stock" when in_stock goes from
@@ -152,7 +147,8 @@ func adjustLevel(ctx context.Context, tx *sql.Tx, row levelRow, c levelChange, n
 	return after - c.inStock, err
 }
 
-// lotCounts accumulates changes to the lot counters of warehouses.
+// lotCounts accumulates changes to kept counts (lots and stocked items) over
+// a transaction, to be applied in one statement at its end.
 type lotCounts map[string]int64
 
 // lot records a lot appearing (+1) or leaving (-1) warehouse wid; inStock
@@ -220,13 +216,20 @@ func appendLedger(ctx context.Context, tx *sql.Tx, h ledgerHead, lines []ledgerL
 	if err != nil {
 		return 0, err
 	}
+	if len(lines) == 0 {
+		return id, nil
+	}
+	var (
+		a    args
+		rows = make([]string, len(lines))
+	)
 	for i, l := range lines {
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-			id, i+1, l.recNo, l.partNo, l.wid, l.spot, l.units); err != nil {
-			return 0, err
-		}
+		rows[i] = "(" + strings.Join([]string{a.add(id), a.add(i + 1), a.add(l.recNo), a.add(l.partNo), a.add(l.wid), a.add(l.spot), a.add(l.units)}, ", ") + ")"
+	}
+	if _, err := tx.ExecContext(ctx, `
+		INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
+		VALUES `+strings.Join(rows, ", "), a...); err != nil {
+		return 0, err
 	}
 	return id, nil
 }
@@ -259,22 +262,21 @@ func (db *DB) Receive(ctx context.Context, r stockroom.Receipt, e stockroom.Ledg
 		} else if err != nil {
 			return err
 		}
-		if err := adjustLevels(ctx, tx, e.Time, levelChange{partNo: r.PartNo, wid: r.WID, inStock: r.Units}); err != nil {
-			return err
-		}
 		counts := lotCounts{}
-		counts.lot(r.WID, 1, true, true)
-		if err := counts.apply(ctx, tx); err != nil {
+		if err := adjustLevels(ctx, tx, e.Time, counts, levelChange{partNo: r.PartNo, wid: r.WID, inStock: r.Units}); err != nil {
 			return err
 		}
+		counts.lot(r.WID, 1, true, true)
 		txID, err = appendLedger(ctx, tx,
 			ledgerHead{typ: stockroom.TxReceive, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units, entry: e},
 			[]ledgerLine{{recNo: recNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}})
 		if err != nil {
 			return err
 		}
-		lot, err = scanLot(tx.QueryRowContext(ctx, `SELECT `+lotColumns+` FROM `+lotFrom+` WHERE l.rec_no = $1`, recNo))
-		return err
+		if lot, err = scanLot(tx.QueryRowContext(ctx, `SELECT `+lotColumns+` FROM `+lotFrom+` WHERE l.rec_no = $1`, recNo)); err != nil {
+			return err
+		}
+		return counts.apply(ctx, tx)
 	})
 	return lot, txID, err
 }
@@ -366,18 +368,17 @@ func (db *DB) Withdraw(ctx context.Context, w stockroom.Withdrawal, e stockroom.
 		if !crossing && isMove {
 			changes = nil // within one warehouse the levels do not change
 		}
-		if err := adjustLevels(ctx, tx, e.Time, changes...); err != nil {
-			return err
-		}
-		if err := counts.apply(ctx, tx); err != nil {
+		if err := adjustLevels(ctx, tx, e.Time, counts, changes...); err != nil {
 			return err
 		}
 		head := ledgerHead{typ: w.Type, partNo: w.PartNo, wid: w.WID, spot: w.Spot, units: w.Units, entry: e}
 		if isMove {
 			head.toWID, head.toSpot = &w.ToWID, &w.ToSpot
 		}
-		txID, err = appendLedger(ctx, tx, head, lines)
-		return err
+		if txID, err = appendLedger(ctx, tx, head, lines); err != nil {
+			return err
+		}
+		return counts.apply(ctx, tx)
 	})
 	return draws, txID, err
 }
@@ -480,14 +481,17 @@ func (db *DB) SetHold(ctx context.Context, recNo int64, hold bool, e stockroom.L
 		if !hold {
 			change, typ = -change, stockroom.TxRelease
 		}
-		if err := adjustLevels(ctx, tx, e.Time, levelChange{partNo: lot.PartNo, wid: lot.WID, onHold: change}); err != nil {
+		counts := lotCounts{}
+		if err := adjustLevels(ctx, tx, e.Time, counts, levelChange{partNo: lot.PartNo, wid: lot.WID, onHold: change}); err != nil {
 			return err
 		}
 		if txID, err = appendLedger(ctx, tx, ledgerHead{typ: typ, partNo: lot.PartNo, wid: lot.WID, spot: lot.Spot, units: lot.Units, entry: e}, nil); err != nil {
 			return err
 		}
-		lot, err = scanLot(tx.QueryRowContext(ctx, `SELECT `+lotColumns+` FROM `+lotFrom+` WHERE l.rec_no = $1`, recNo))
-		return err
+		if lot, err = scanLot(tx.QueryRowContext(ctx, `SELECT `+lotColumns+` FROM `+lotFrom+` WHERE l.rec_no = $1`, recNo)); err != nil {
+			return err
+		}
+		return counts.apply(ctx, tx)
 	})
 	return lot, txID, err
 }
@@ -528,7 +532,7 @@ func (db *DB) ReceiveMany(ctx context.Context, rs []stockroom.Receipt, e stockro
 		for k, units := range levels {
 			changes = append(changes, levelChange{partNo: k[0], wid: k[1], inStock: units})
 		}
-		if err := adjustLevels(ctx, tx, e.Time, changes...); err != nil {
+		if err := adjustLevels(ctx, tx, e.Time, counts, changes...); err != nil {
 			return err
 		}
 		return counts.apply(ctx, tx)

@@ -246,6 +246,35 @@ func (h *harness) testInventory(t *testing.T) {
 		s.audit()
 	})
 	t.Run("ListsAndCounts", h.testInventoryLists)
+	t.Run("ModifiedSince", func(t *testing.T) {
+		s := h.openStock(t)
+		l1 := s.receive(s.a.PartNo, 1, "X", u(5)) // at t0+1s
+		s.receive(s.b.PartNo, 2, "X", u(5))       // at t0+2s
+		since := t0.Add(3 * time.Second)
+		_, err := s.withdraw(stockroom.Withdrawal{Type: stockroom.TxIssue, PartNo: s.a.PartNo, WID: 1, Units: u(1)}) // t0+3s
+		must(t, err)
+		req := stockroom.PageRequest{Page: 1, PageSize: 250, ModifiedSince: since}
+		lots, err := s.ListLots(ctx, stockroom.Scope{All: true}, stockroom.LotFilter{}, req)
+		must(t, err)
+		if lots.Total != 1 || lots.Items[0].RecNo != l1.RecNo {
+			t.Fatalf("lots modified since: %+v", lots)
+		}
+		levels, err := s.ListStockLevels(ctx, stockroom.Scope{All: true}, stockroom.StockFilter{}, req)
+		must(t, err)
+		if levels.Total != 1 || levels.Items[0].PartNo != s.a.PartNo {
+			t.Fatalf("levels modified since: %+v", levels)
+		}
+		perWarehouse, err := s.ListStockLevels(ctx, stockroom.Scope{All: true}, stockroom.StockFilter{WID: 2}, req)
+		must(t, err)
+		if perWarehouse.Total != 0 {
+			t.Fatalf("warehouse 2 levels modified since: %+v", perWarehouse)
+		}
+		txs, err := s.ListTransactions(ctx, stockroom.Scope{All: true}, stockroom.TransactionFilter{}, req)
+		must(t, err)
+		if txs.Total != 1 || txs.Items[0].Type != stockroom.TxIssue {
+			t.Fatalf("transactions since: %+v", txs)
+		}
+	})
 	t.Run("LedgerIsAppendOnly", func(t *testing.T) {
 		s := h.openStock(t)
 		_, txID, err := s.Receive(ctx, stockroom.Receipt{PartNo: s.a.PartNo, WID: 1, Units: u(1)}, s.entry())
