@@ -290,13 +290,23 @@ func (db *DB) Withdraw(ctx context.Context, w stockroom.Withdrawal, e stockroom.
 		txID  int64
 	)
 	err := db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		cands, heldOf, spotOf, err := db.lockCandidates(ctx, tx, w)
+		// Most withdrawals are served by the oldest few lots: lock only those
+		// first. If they fall short, lock every candidate, so that a refusal
+		// for short stock is always judged on all of them.
+		cands, heldOf, spotOf, err := db.lockCandidates(ctx, tx, w, firstCandidates)
 		if err != nil {
 			return err
 		}
-		draws, err = stockroom.PlanDraw(cands, w.Units)
-		if err != nil {
-			return err
+		if draws, err = stockroom.PlanDraw(cands, w.Units); err != nil {
+			if stockroom.ErrorCode(err) != stockroom.ECONFLICT {
+				return err
+			}
+			if cands, heldOf, spotOf, err = db.lockCandidates(ctx, tx, w, 0); err != nil {
+				return err
+			}
+			if draws, err = stockroom.PlanDraw(cands, w.Units); err != nil {
+				return err
+			}
 		}
 		now := micros(e.Time)
 		counts := lotCounts{}
@@ -383,9 +393,13 @@ func (db *DB) Withdraw(ctx context.Context, w stockroom.Withdrawal, e stockroom.
 	return draws, txID, err
 }
 
+// firstCandidates is how many lots a withdrawal locks on its first try.
+const firstCandidates = 4
+
 // lockCandidates locks and returns the lots a withdrawal may draw from, in
-// draw order: oldest received first, then lowest recNo.
-func (db *DB) lockCandidates(ctx context.Context, tx *sql.Tx, w stockroom.Withdrawal) ([]stockroom.Candidate, map[int64]bool, map[int64]string, error) {
+// draw order: oldest received first, then lowest recNo; the first limit of
+// them, or all when limit is 0.
+func (db *DB) lockCandidates(ctx context.Context, tx *sql.Tx, w stockroom.Withdrawal, limit int) ([]stockroom.Candidate, map[int64]bool, map[int64]string, error) {
 	var a args
 	conds := []string{
 		"part_no = " + a.add(w.PartNo),
@@ -412,11 +426,15 @@ func (db *DB) lockCandidates(ctx context.Context, tx *sql.Tx, w stockroom.Withdr
 		// Lots already at the destination are not moved onto themselves.
 		conds = append(conds, "spot <> "+a.add(w.ToSpot))
 	}
+	limitClause := ""
+	if limit > 0 {
+		limitClause = " LIMIT " + a.add(limit)
+	}
 	rows, err := tx.QueryContext(ctx, `
 		SELECT rec_no, units, hold, spot
 		FROM lots
 		WHERE `+strings.Join(conds, " AND ")+`
-		ORDER BY received, rec_no`+db.forUpdate(), a...)
+		ORDER BY received, rec_no`+limitClause+db.forUpdate(), a...)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -123,6 +123,24 @@ func (h *harness) testInventory(t *testing.T) {
 		}
 		s.audit()
 	})
+	t.Run("DrawsAcrossManyLots", func(t *testing.T) {
+		s := h.openStock(t)
+		var recs []int64
+		for range 9 {
+			recs = append(recs, s.receive(s.a.PartNo, 1, "X", u(1)).RecNo)
+		}
+		draws, err := s.withdraw(stockroom.Withdrawal{Type: stockroom.TxIssue, PartNo: s.a.PartNo, WID: 1, Units: u(7)})
+		must(t, err)
+		if len(draws) != 7 || draws[0].RecNo != recs[0] || draws[6].RecNo != recs[6] {
+			t.Fatalf("draws %+v", draws)
+		}
+		_, err = s.withdraw(stockroom.Withdrawal{Type: stockroom.TxIssue, PartNo: s.a.PartNo, WID: 1, Units: u(3)})
+		wantCode(t, err, stockroom.ECONFLICT)
+		if stockroom.ErrorMessage(err) != "Insufficient stock: 3 units requested, 2 available." {
+			t.Fatalf("message %q", stockroom.ErrorMessage(err))
+		}
+		s.audit()
+	})
 	t.Run("ShortStockChangesNothing", func(t *testing.T) {
 		s := h.openStock(t)
 		s.receive(s.a.PartNo, 1, "X", u(5))
