@@ -191,8 +191,10 @@ type ledgerHead struct {
 	entry       stockroom.LedgerEntry
 }
 
-// appendLedger writes a transaction and its lines and returns its id.
-func appendLedger(ctx context.Context, tx *sql.Tx, h ledgerHead, lines []ledgerLine) (int64, error) {
+// appendLedger writes a transaction and its lines and returns its id. On
+// PostgreSQL both go in one statement (a data-modifying WITH, which SQLite
+// lacks), saving a round trip on every stock transaction.
+func (db *DB) appendLedger(ctx context.Context, tx *sql.Tx, h ledgerHead, lines []ledgerLine) (int64, error) {
 	details := h.entry.Details
 	if details == nil {
 		details = map[string]any{}
@@ -205,33 +207,51 @@ func appendLedger(ctx context.Context, tx *sql.Tx, h ledgerHead, lines []ledgerL
 	if h.entry.ReasonCode != 0 {
 		reason = h.entry.ReasonCode
 	}
-	var id int64
-	err = tx.QueryRowContext(ctx, `
+	var a args
+	head := `
 		INSERT INTO transactions (type, time, client_id, part_no, wid, to_wid, spot, to_spot, units,
 			reason_code, reference, remark, details)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-		RETURNING id`,
-		h.typ, micros(h.entry.Time), h.entry.ClientID, h.partNo, h.wid, h.toWID, h.spot, h.toSpot, h.units,
-		reason, h.entry.Reference, h.entry.Remark, string(js)).Scan(&id)
-	if err != nil {
+		VALUES (` + strings.Join([]string{
+		a.add(h.typ), a.add(micros(h.entry.Time)), a.add(h.entry.ClientID), a.add(h.partNo), a.add(h.wid),
+		a.add(h.toWID), a.add(h.spot), a.add(h.toSpot), a.add(h.units), a.add(reason), a.add(h.entry.Reference),
+		a.add(h.entry.Remark), a.add(string(js)),
+	}, ", ") + `)
+		RETURNING id`
+	var id int64
+	if db.engine == Postgres && len(lines) > 0 {
+		rows := make([]string, len(lines))
+		for i, l := range lines {
+			rows[i] = "(CAST(" + a.add(i+1) + " AS INTEGER), CAST(" + a.add(l.recNo) + " AS BIGINT), CAST(" +
+				a.add(l.partNo) + " AS BIGINT), CAST(" + a.add(l.wid) + " AS BIGINT), CAST(" + a.add(l.spot) +
+				" AS TEXT), CAST(" + a.add(l.units) + " AS BIGINT))"
+		}
+		err := tx.QueryRowContext(ctx, `
+			WITH t AS (`+head+`),
+			l AS (
+				INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
+				SELECT t.id, v.line, v.rec_no, v.part_no, v.wid, v.spot, v.units
+				FROM t, (VALUES `+strings.Join(rows, ", ")+`) AS v (line, rec_no, part_no, wid, spot, units)
+			)
+			SELECT id FROM t`, a...).Scan(&id)
+		return id, err
+	}
+	if err := tx.QueryRowContext(ctx, head, a...).Scan(&id); err != nil {
 		return 0, err
 	}
 	if len(lines) == 0 {
 		return id, nil
 	}
 	var (
-		a    args
+		b    args
 		rows = make([]string, len(lines))
 	)
 	for i, l := range lines {
-		rows[i] = "(" + strings.Join([]string{a.add(id), a.add(i + 1), a.add(l.recNo), a.add(l.partNo), a.add(l.wid), a.add(l.spot), a.add(l.units)}, ", ") + ")"
+		rows[i] = "(" + strings.Join([]string{b.add(id), b.add(i + 1), b.add(l.recNo), b.add(l.partNo), b.add(l.wid), b.add(l.spot), b.add(l.units)}, ", ") + ")"
 	}
-	if _, err := tx.ExecContext(ctx, `
+	_, err = tx.ExecContext(ctx, `
 		INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
-		VALUES `+strings.Join(rows, ", "), a...); err != nil {
-		return 0, err
-	}
-	return id, nil
+		VALUES `+strings.Join(rows, ", "), b...)
+	return id, err
 }
 
 // Receive stores a new lot and returns it with its transaction id. It returns
@@ -243,37 +263,47 @@ func (db *DB) Receive(ctx context.Context, r stockroom.Receipt, e stockroom.Ledg
 	)
 	err := db.inWriteTx(ctx, func(tx *sql.Tx) error {
 		now := micros(e.Time)
-		var recNo int64
 		// The lot is only inserted while the item is not discontinued,
 		// checked in the same statement so no discontinue can slip between.
-		err := tx.QueryRowContext(ctx, `
+		insert := `
 			INSERT INTO lots (part_no, wid, spot, units, received, shipped, serial, serial2, rfid_tag, remark,
 				associate, hold, job_id, active, reference, net_weight, gross_weight, price, expires, supplier,
 				line, modified)
 			SELECT $1, $2, $3, $4, $5, NULL, $6, $7, $8, $9, '', $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $5
 			FROM items
 			WHERE part_no = $1 AND NOT discontinued
-			RETURNING rec_no`,
-			r.PartNo, r.WID, r.Spot, r.Units, now, r.Serial, r.Serial2, r.RFIDTag, r.Remark,
+			RETURNING *`
+		a := []any{r.PartNo, r.WID, r.Spot, r.Units, now, r.Serial, r.Serial2, r.RFIDTag, r.Remark,
 			false, r.JobID, true, r.Reference, r.NetWeight, r.GrossWeight, r.Price, optMicros(r.Expires),
-			r.Supplier, r.Line).Scan(&recNo)
+			r.Supplier, r.Line}
+		var err error
+		if db.engine == Postgres {
+			// One statement inserts the lot and reads it back with its names.
+			lot, err = scanLot(tx.QueryRowContext(ctx, `WITH l AS (`+insert+`)
+				SELECT `+lotColumns+`
+				FROM l JOIN items i ON i.part_no = l.part_no JOIN warehouses w ON w.wid = l.wid`, a...))
+		} else {
+			var recNo int64
+			err = tx.QueryRowContext(ctx, strings.Replace(insert, "RETURNING *", "RETURNING rec_no", 1), a...).Scan(&recNo)
+			if err == nil {
+				lot, err = scanLot(tx.QueryRowContext(ctx, `SELECT `+lotColumns+` FROM `+lotFrom+` WHERE l.rec_no = $1`, recNo))
+			}
+		}
 		if errors.Is(err, sql.ErrNoRows) {
 			return stockroom.ErrDiscontinued
 		} else if err != nil {
 			return err
 		}
+		recNo := lot.RecNo
 		counts := lotCounts{}
 		if err := adjustLevels(ctx, tx, e.Time, counts, levelChange{partNo: r.PartNo, wid: r.WID, inStock: r.Units}); err != nil {
 			return err
 		}
 		counts.lot(r.WID, 1, true, true)
-		txID, err = appendLedger(ctx, tx,
+		txID, err = db.appendLedger(ctx, tx,
 			ledgerHead{typ: stockroom.TxReceive, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units, entry: e},
 			[]ledgerLine{{recNo: recNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}})
 		if err != nil {
-			return err
-		}
-		if lot, err = scanLot(tx.QueryRowContext(ctx, `SELECT `+lotColumns+` FROM `+lotFrom+` WHERE l.rec_no = $1`, recNo)); err != nil {
 			return err
 		}
 		return counts.apply(ctx, tx)
@@ -347,23 +377,7 @@ func (db *DB) Withdraw(ctx context.Context, w stockroom.Withdrawal, e stockroom.
 				}
 				lines = append(lines, from, ledgerLine{recNo: d.RecNo, partNo: w.PartNo, wid: w.ToWID, spot: w.ToSpot, units: d.Units})
 			default: // a part splits off into a new lot at the destination
-				if _, err = tx.ExecContext(ctx, `
-					UPDATE lots SET
-						units = units - $2,
-						modified = `+bumpModified("modified", "$3")+`
-					WHERE rec_no = $1`, d.RecNo, d.Units, now); err != nil {
-					return err
-				}
-				err = tx.QueryRowContext(ctx, `
-					INSERT INTO lots (part_no, wid, spot, units, received, shipped, serial, serial2, rfid_tag,
-						remark, associate, hold, job_id, active, reference, net_weight, gross_weight, price,
-						expires, supplier, line, modified)
-					SELECT part_no, $2, $3, $4, received, NULL, serial, serial2, rfid_tag,
-						remark, associate, hold, job_id, active, reference, net_weight, gross_weight, price,
-						expires, supplier, line, $5
-					FROM lots
-					WHERE rec_no = $1
-					RETURNING rec_no`, d.RecNo, w.ToWID, w.ToSpot, d.Units, now).Scan(&draws[i].NewRecNo)
+				draws[i].NewRecNo, err = db.splitLot(ctx, tx, d.RecNo, d.Units, w.ToWID, w.ToSpot, now)
 				counts.lot(w.ToWID, 1, true, true)
 				lines = append(lines, from, ledgerLine{recNo: draws[i].NewRecNo, partNo: w.PartNo, wid: w.ToWID, spot: w.ToSpot, units: d.Units})
 			}
@@ -385,12 +399,48 @@ func (db *DB) Withdraw(ctx context.Context, w stockroom.Withdrawal, e stockroom.
 		if isMove {
 			head.toWID, head.toSpot = &w.ToWID, &w.ToSpot
 		}
-		if txID, err = appendLedger(ctx, tx, head, lines); err != nil {
+		if txID, err = db.appendLedger(ctx, tx, head, lines); err != nil {
 			return err
 		}
 		return counts.apply(ctx, tx)
 	})
 	return draws, txID, err
+}
+
+// splitLot takes units out of lot recNo into a new lot at the destination,
+// carrying the same item, serials, owner, hold and received time, and returns
+// the new lot's recNo. On PostgreSQL it is one statement.
+func (db *DB) splitLot(ctx context.Context, tx *sql.Tx, recNo int64, units stockroom.Units, toWID int64, toSpot string, now int64) (int64, error) {
+	const columns = `part_no, wid, spot, units, received, shipped, serial, serial2, rfid_tag,
+		remark, associate, hold, job_id, active, reference, net_weight, gross_weight, price,
+		expires, supplier, line, modified`
+	const copied = `part_no, $3, $4, $2, received, NULL, serial, serial2, rfid_tag,
+		remark, associate, hold, job_id, active, reference, net_weight, gross_weight, price,
+		expires, supplier, line, $5`
+	update := func(modified string) string {
+		return `
+		UPDATE lots SET
+			units = units - $2,
+			modified = ` + bumpModified("modified", modified) + `
+		WHERE rec_no = $1`
+	}
+	var newRecNo int64
+	if db.engine == Postgres {
+		err := tx.QueryRowContext(ctx, `
+			WITH src AS (`+update("$5")+` RETURNING *)
+			INSERT INTO lots (`+columns+`)
+			SELECT `+copied+` FROM src
+			RETURNING rec_no`, recNo, units, toWID, toSpot, now).Scan(&newRecNo)
+		return newRecNo, err
+	}
+	if _, err := tx.ExecContext(ctx, update("$3"), recNo, units, now); err != nil {
+		return 0, err
+	}
+	err := tx.QueryRowContext(ctx, `
+		INSERT INTO lots (`+columns+`)
+		SELECT `+copied+` FROM lots WHERE rec_no = $1
+		RETURNING rec_no`, recNo, units, toWID, toSpot, now).Scan(&newRecNo)
+	return newRecNo, err
 }
 
 // firstCandidates is how many lots a withdrawal locks on its first try.
@@ -503,7 +553,7 @@ func (db *DB) SetHold(ctx context.Context, recNo int64, hold bool, e stockroom.L
 		if err := adjustLevels(ctx, tx, e.Time, counts, levelChange{partNo: lot.PartNo, wid: lot.WID, onHold: change}); err != nil {
 			return err
 		}
-		if txID, err = appendLedger(ctx, tx, ledgerHead{typ: typ, partNo: lot.PartNo, wid: lot.WID, spot: lot.Spot, units: lot.Units, entry: e}, nil); err != nil {
+		if txID, err = db.appendLedger(ctx, tx, ledgerHead{typ: typ, partNo: lot.PartNo, wid: lot.WID, spot: lot.Spot, units: lot.Units, entry: e}, nil); err != nil {
 			return err
 		}
 		if lot, err = scanLot(tx.QueryRowContext(ctx, `SELECT `+lotColumns+` FROM `+lotFrom+` WHERE l.rec_no = $1`, recNo)); err != nil {
@@ -538,7 +588,7 @@ func (db *DB) ReceiveMany(ctx context.Context, rs []stockroom.Receipt, e stockro
 				false, true, r.Reference, r.Price, r.Supplier).Scan(&recNo); err != nil {
 				return err
 			}
-			if _, err := appendLedger(ctx, tx,
+			if _, err := db.appendLedger(ctx, tx,
 				ledgerHead{typ: stockroom.TxReceive, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units, entry: e},
 				[]ledgerLine{{recNo: recNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}}); err != nil {
 				return err
