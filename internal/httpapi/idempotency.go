@@ -54,14 +54,16 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, key string, 
 	}
 
 	// Run the request, recording what it writes.
+	base := r.Context()
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	rec2 := &responseRecorder{ResponseWriter: w}
-	r = r.WithContext(s.svc.ApplyingContext(r.Context(), p, key))
+	r = r.WithContext(s.svc.ApplyingContext(base, p, key))
 	if err := handle(rec2, r); err != nil {
 		s.writeError(rec2, r, err)
 	}
 	// The outcome is stored even if the client has gone: a retry must see it.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 10*time.Second)
+	// (Not under the applying context: storing it changes no stock.)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(base), 10*time.Second)
 	defer cancel()
 	if rec2.status >= 500 {
 		err = s.svc.ReleaseIdempotencyKey(ctx, p, key)

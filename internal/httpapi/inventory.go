@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -172,23 +173,30 @@ func boolParam(q query, v *stockroom.Validation, name string) *bool {
 	return &b
 }
 
+// listRequest reads what every inventory list takes: the {wid} of the path
+// (when byWarehouse), the query, and the paging parameters, whose problems
+// are collected in v for the list's own filters to add to.
+func listRequest(r *http.Request, byWarehouse bool) (wid int64, q query, req stockroom.PageRequest, v stockroom.Validation, err error) {
+	if byWarehouse {
+		if wid, err = pathWID(r); err != nil {
+			return
+		}
+	}
+	if q, err = queryOf(r); err != nil {
+		return
+	}
+	req, perr := parsePageRequest(q)
+	return wid, q, req, validationOf(perr), nil
+}
+
 // handleLotList serves GET /Inventory and GET /Inventory/{wid}.
 func (s *Server) handleLotList(byWarehouse bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		var f stockroom.LotFilter
-		if byWarehouse {
-			wid, err := pathWID(r)
-			if err != nil {
-				return err
-			}
-			f.WID = wid
-		}
-		q, err := queryOf(r)
+		wid, q, req, v, err := listRequest(r, byWarehouse)
 		if err != nil {
 			return err
 		}
-		req, perr := parsePageRequest(q)
-		v := validationOf(perr)
+		f := stockroom.LotFilter{WID: wid}
 		f.ItemShortID, _ = q.get("itemID")
 		if spot, ok := q.get("spot"); ok {
 			f.Spot = &spot
@@ -214,20 +222,11 @@ func (s *Server) handleLotList(byWarehouse bool) handlerFunc {
 // GET /Inventory/StockLevels/{wid}.
 func (s *Server) handleStockLevels(byWarehouse bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		var f stockroom.StockFilter
-		if byWarehouse {
-			wid, err := pathWID(r)
-			if err != nil {
-				return err
-			}
-			f.WID = wid
-		}
-		q, err := queryOf(r)
+		wid, q, req, v, err := listRequest(r, byWarehouse)
 		if err != nil {
 			return err
 		}
-		req, perr := parsePageRequest(q)
-		v := validationOf(perr)
+		f := stockroom.StockFilter{WID: wid}
 		f.ItemShortID, _ = q.get("itemID")
 		if b := boolParam(q, &v, "includeZero"); b != nil {
 			f.IncludeZero = *b
@@ -248,16 +247,14 @@ var transactionTypes = []string{stockroom.TxReceive, stockroom.TxIssue, stockroo
 
 // handleTransactionList serves GET /Inventory/Transactions.
 func (s *Server) handleTransactionList(w http.ResponseWriter, r *http.Request) error {
-	q, err := queryOf(r)
+	_, q, req, v, err := listRequest(r, false)
 	if err != nil {
 		return err
 	}
-	req, perr := parsePageRequest(q)
-	v := validationOf(perr)
 	var f stockroom.TransactionFilter
 	f.ItemShortID, _ = q.get("itemID")
-	if s, ok := q.get("wid"); ok {
-		n, err := strconv.ParseInt(s, 10, 64)
+	if wid, ok := q.get("wid"); ok {
+		n, err := strconv.ParseInt(wid, 10, 64)
 		if err != nil || n < 1 {
 			v.Add("wid", "must be a warehouse id")
 		}
@@ -265,11 +262,7 @@ func (s *Server) handleTransactionList(w http.ResponseWriter, r *http.Request) e
 	}
 	if t, ok := q.get("type"); ok {
 		f.Type = strings.ToLower(strings.TrimSpace(t))
-		valid := false
-		for _, tt := range transactionTypes {
-			valid = valid || tt == f.Type
-		}
-		if !valid {
+		if !slices.Contains(transactionTypes, f.Type) {
 			v.Add("type", "must be one of "+strings.Join(transactionTypes, ", "))
 		}
 	}
