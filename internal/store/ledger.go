@@ -9,6 +9,87 @@ import (
 	"github.com/stockroom/stockroom"
 )
 
+// ledgerLine is one lot's signed change.
+type ledgerLine struct {
+	recNo, partNo, wid int64
+	spot               string
+	units              stockroom.Units
+}
+
+// ledgerHead is a transaction's own row.
+type ledgerHead struct {
+	typ         string
+	partNo, wid int64
+	toWID       *int64
+	spot        string
+	toSpot      *string
+	units       stockroom.Units
+	entry       stockroom.LedgerEntry
+}
+
+// appendLedger writes a transaction and its lines and returns its id. On
+// PostgreSQL both go in one statement (a data-modifying WITH, which SQLite
+// lacks), saving a round trip on every stock transaction.
+func (db *DB) appendLedger(ctx context.Context, tx *sql.Tx, h ledgerHead, lines []ledgerLine) (int64, error) {
+	details := h.entry.Details
+	if details == nil {
+		details = map[string]any{}
+	}
+	js, err := json.Marshal(details)
+	if err != nil {
+		return 0, err
+	}
+	var reason any
+	if h.entry.ReasonCode != 0 {
+		reason = h.entry.ReasonCode
+	}
+	var a args
+	head := `
+		INSERT INTO transactions (type, time, client_id, part_no, wid, to_wid, spot, to_spot, units,
+			reason_code, reference, remark, details)
+		VALUES (` + strings.Join([]string{
+		a.add(h.typ), a.add(micros(h.entry.Time)), a.add(h.entry.ClientID), a.add(h.partNo), a.add(h.wid),
+		a.add(h.toWID), a.add(h.spot), a.add(h.toSpot), a.add(h.units), a.add(reason), a.add(h.entry.Reference),
+		a.add(h.entry.Remark), a.add(string(js)),
+	}, ", ") + `)
+		RETURNING id`
+	var id int64
+	if db.engine == Postgres && len(lines) > 0 {
+		rows := make([]string, len(lines))
+		for i, l := range lines {
+			rows[i] = "(CAST(" + a.add(i+1) + " AS INTEGER), CAST(" + a.add(l.recNo) + " AS BIGINT), CAST(" +
+				a.add(l.partNo) + " AS BIGINT), CAST(" + a.add(l.wid) + " AS BIGINT), CAST(" + a.add(l.spot) +
+				" AS TEXT), CAST(" + a.add(l.units) + " AS BIGINT))"
+		}
+		err := tx.QueryRowContext(ctx, `
+			WITH t AS (`+head+`),
+			l AS (
+				INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
+				SELECT t.id, v.line, v.rec_no, v.part_no, v.wid, v.spot, v.units
+				FROM t, (VALUES `+strings.Join(rows, ", ")+`) AS v (line, rec_no, part_no, wid, spot, units)
+			)
+			SELECT id FROM t`, a...).Scan(&id)
+		return id, err
+	}
+	if err := tx.QueryRowContext(ctx, head, a...).Scan(&id); err != nil {
+		return 0, err
+	}
+	if len(lines) == 0 {
+		return id, nil
+	}
+	var (
+		b    args
+		rows = make([]string, len(lines))
+	)
+	for i, l := range lines {
+		rows[i] = "(" + strings.Join([]string{b.add(id), b.add(i + 1), b.add(l.recNo), b.add(l.partNo), b.add(l.wid), b.add(l.spot), b.add(l.units)}, ", ") + ")"
+	}
+	_, err = tx.ExecContext(ctx, `
+		INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
+		VALUES `+strings.Join(rows, ", "), b...)
+	return id, err
+}
+
 const transactionColumns = `
 	t.id,
 	t.type,

@@ -1,14 +1,9 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -22,237 +17,6 @@ import (
 // concurrent transactions queue instead of deadlocking. The counters, shared
 // by every transaction, come last so their rows stay locked only until the
 // commit.
-
-// bumpModified is the SQL for a modified time that moves forward only.
-func bumpModified(col, param string) string {
-	return "CASE WHEN " + param + " > " + col + " THEN " + param + " ELSE " + col + " + 1 END"
-}
-
-// levelChange is a change to one stock level row.
-type levelChange struct {
-	partNo, wid     int64
-	inStock, onHold stockroom.Units
-}
-
-// adjustLevels applies level changes in item-then-warehouse order, then the
-// items' all-warehouse totals, and adds the changes to the counts of stocked
-// items to counts, for the caller to apply with its own.
-func adjustLevels(ctx context.Context, tx *sql.Tx, now time.Time, counts lotCounts, changes ...levelChange) error {
-	slices.SortFunc(changes, func(a, b levelChange) int {
-		if a.partNo != b.partNo {
-			return cmp.Compare(a.partNo, b.partNo)
-		}
-		return cmp.Compare(a.wid, b.wid)
-	})
-	var totals []levelChange // one per item, wid 0
-	for _, c := range changes {
-		if c.inStock == 0 && c.onHold == 0 {
-			continue
-		}
-		before, err := adjustLevel(ctx, tx, warehouseLevel(c), c, now)
-		if err != nil {
-			return err
-		}
-		counts[stockedCounter(c.wid)] += stockedChange(before, c.inStock)
-		if n := len(totals); n > 0 && totals[n-1].partNo == c.partNo {
-			totals[n-1].inStock += c.inStock
-			totals[n-1].onHold += c.onHold
-		} else {
-			totals = append(totals, levelChange{partNo: c.partNo, inStock: c.inStock, onHold: c.onHold})
-		}
-	}
-	for _, c := range totals {
-		if c.inStock == 0 && c.onHold == 0 {
-			continue
-		}
-		before, err := adjustLevel(ctx, tx, totalLevel(c), c, now)
-		if err != nil {
-			return err
-		}
-		counts[stockedCounter(0)] += stockedChange(before, c.inStock)
-	}
-	return nil
-}
-
-// stockedChange is the change in "items with stock" when in_stock goes from
-// before to before+by.
-func stockedChange(before, by stockroom.Units) int64 {
-	switch after := before + by; {
-	case before == 0 && after != 0:
-		return 1
-	case before != 0 && after == 0:
-		return -1
-	}
-	return 0
-}
-
-// stockedCounter names the count of items with stock in a warehouse (0: in
-// any warehouse).
-func stockedCounter(wid int64) string { return "stocked:" + strconv.FormatInt(wid, 10) }
-
-// levelRow names one row of stock_levels (by item and warehouse) or of
-// stock_totals (by item).
-type levelRow struct {
-	table string
-	keys  []string
-	vals  []any
-}
-
-func warehouseLevel(c levelChange) levelRow {
-	return levelRow{"stock_levels", []string{"part_no", "wid"}, []any{c.partNo, c.wid}}
-}
-
-func totalLevel(c levelChange) levelRow {
-	return levelRow{"stock_totals", []string{"part_no"}, []any{c.partNo}}
-}
-
-// adjustLevel changes one level row and returns its in_stock before the
-// change. Stock arriving may create the row; anything else updates a row that
-// must exist. (An upsert would not do for the rest: CHECK constraints judge
-// the row proposed for insertion.)
-func adjustLevel(ctx context.Context, tx *sql.Tx, row levelRow, c levelChange, now time.Time) (stockroom.Units, error) {
-	var (
-		a     args
-		after stockroom.Units
-		keyPh = make([]string, len(row.keys))
-		match = make([]string, len(row.keys))
-	)
-	for i, k := range row.keys {
-		keyPh[i] = a.add(row.vals[i])
-		match[i] = k + " = " + keyPh[i]
-	}
-	in, hold, mod := a.add(c.inStock), a.add(c.onHold), a.add(micros(now))
-	if c.inStock <= 0 {
-		err := tx.QueryRowContext(ctx, `
-			UPDATE `+row.table+` SET
-				in_stock = in_stock + `+in+`,
-				on_hold = on_hold + `+hold+`,
-				modified = `+bumpModified("modified", mod)+`
-			WHERE `+strings.Join(match, " AND ")+`
-			RETURNING in_stock`, a...).Scan(&after)
-		if errors.Is(err, sql.ErrNoRows) {
-			return 0, fmt.Errorf("%s row %v is missing", row.table, row.vals)
-		}
-		return after - c.inStock, err
-	}
-	keys := strings.Join(row.keys, ", ")
-	err := tx.QueryRowContext(ctx, `
-		INSERT INTO `+row.table+` (`+keys+`, in_stock, on_hold, committed, packed, on_order, asn, modified)
-		VALUES (`+strings.Join(keyPh, ", ")+`, `+in+`, `+hold+`, 0, 0, 0, 0, `+mod+`)
-		ON CONFLICT (`+keys+`) DO UPDATE SET
-			in_stock = `+row.table+`.in_stock + excluded.in_stock,
-			on_hold = `+row.table+`.on_hold + excluded.on_hold,
-			modified = `+bumpModified(row.table+".modified", "excluded.modified")+`
-		RETURNING in_stock`, a...).Scan(&after)
-	return after - c.inStock, err
-}
-
-// lotCounts accumulates changes to kept counts (lots and stocked items) over
-// a transaction, to be applied in one statement at its end.
-type lotCounts map[string]int64
-
-// lot records a lot appearing (+1) or leaving (-1) warehouse wid; inStock
-// says whether it counts towards the in-stock count too.
-func (c lotCounts) lot(wid int64, by int64, all, inStock bool) {
-	for _, w := range []int64{wid, 0} {
-		if all {
-			c[lotCounter(w, false)] += by
-		}
-		if inStock {
-			c[lotCounter(w, true)] += by
-		}
-	}
-}
-
-func (c lotCounts) apply(ctx context.Context, tx *sql.Tx) error {
-	var ds []delta
-	for name, by := range c {
-		ds = append(ds, delta{name, by})
-	}
-	slices.SortFunc(ds, func(a, b delta) int { return cmp.Compare(a.name, b.name) })
-	return addCounts(ctx, tx, ds...)
-}
-
-// ledgerLine is one lot's signed change.
-type ledgerLine struct {
-	recNo, partNo, wid int64
-	spot               string
-	units              stockroom.Units
-}
-
-// ledgerHead is a transaction's own row.
-type ledgerHead struct {
-	typ         string
-	partNo, wid int64
-	toWID       *int64
-	spot        string
-	toSpot      *string
-	units       stockroom.Units
-	entry       stockroom.LedgerEntry
-}
-
-// appendLedger writes a transaction and its lines and returns its id. On
-// PostgreSQL both go in one statement (a data-modifying WITH, which SQLite
-// lacks), saving a round trip on every stock transaction.
-func (db *DB) appendLedger(ctx context.Context, tx *sql.Tx, h ledgerHead, lines []ledgerLine) (int64, error) {
-	details := h.entry.Details
-	if details == nil {
-		details = map[string]any{}
-	}
-	js, err := json.Marshal(details)
-	if err != nil {
-		return 0, err
-	}
-	var reason any
-	if h.entry.ReasonCode != 0 {
-		reason = h.entry.ReasonCode
-	}
-	var a args
-	head := `
-		INSERT INTO transactions (type, time, client_id, part_no, wid, to_wid, spot, to_spot, units,
-			reason_code, reference, remark, details)
-		VALUES (` + strings.Join([]string{
-		a.add(h.typ), a.add(micros(h.entry.Time)), a.add(h.entry.ClientID), a.add(h.partNo), a.add(h.wid),
-		a.add(h.toWID), a.add(h.spot), a.add(h.toSpot), a.add(h.units), a.add(reason), a.add(h.entry.Reference),
-		a.add(h.entry.Remark), a.add(string(js)),
-	}, ", ") + `)
-		RETURNING id`
-	var id int64
-	if db.engine == Postgres && len(lines) > 0 {
-		rows := make([]string, len(lines))
-		for i, l := range lines {
-			rows[i] = "(CAST(" + a.add(i+1) + " AS INTEGER), CAST(" + a.add(l.recNo) + " AS BIGINT), CAST(" +
-				a.add(l.partNo) + " AS BIGINT), CAST(" + a.add(l.wid) + " AS BIGINT), CAST(" + a.add(l.spot) +
-				" AS TEXT), CAST(" + a.add(l.units) + " AS BIGINT))"
-		}
-		err := tx.QueryRowContext(ctx, `
-			WITH t AS (`+head+`),
-			l AS (
-				INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
-				SELECT t.id, v.line, v.rec_no, v.part_no, v.wid, v.spot, v.units
-				FROM t, (VALUES `+strings.Join(rows, ", ")+`) AS v (line, rec_no, part_no, wid, spot, units)
-			)
-			SELECT id FROM t`, a...).Scan(&id)
-		return id, err
-	}
-	if err := tx.QueryRowContext(ctx, head, a...).Scan(&id); err != nil {
-		return 0, err
-	}
-	if len(lines) == 0 {
-		return id, nil
-	}
-	var (
-		b    args
-		rows = make([]string, len(lines))
-	)
-	for i, l := range lines {
-		rows[i] = "(" + strings.Join([]string{b.add(id), b.add(i + 1), b.add(l.recNo), b.add(l.partNo), b.add(l.wid), b.add(l.spot), b.add(l.units)}, ", ") + ")"
-	}
-	_, err = tx.ExecContext(ctx, `
-		INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
-		VALUES `+strings.Join(rows, ", "), b...)
-	return id, err
-}
 
 // Receive stores a new lot and returns it with its transaction id. It returns
 // stockroom.ErrDiscontinued for a discontinued item.
@@ -295,7 +59,7 @@ func (db *DB) Receive(ctx context.Context, r stockroom.Receipt, e stockroom.Ledg
 			return err
 		}
 		recNo := lot.RecNo
-		counts := lotCounts{}
+		counts := countChanges{}
 		if err := adjustLevels(ctx, tx, e.Time, counts, levelChange{partNo: r.PartNo, wid: r.WID, inStock: r.Units}); err != nil {
 			return err
 		}
@@ -339,7 +103,7 @@ func (db *DB) Withdraw(ctx context.Context, w stockroom.Withdrawal, e stockroom.
 			}
 		}
 		now := micros(e.Time)
-		counts := lotCounts{}
+		counts := countChanges{}
 		var (
 			lines    []ledgerLine
 			held     stockroom.Units
@@ -549,7 +313,7 @@ func (db *DB) SetHold(ctx context.Context, recNo int64, hold bool, e stockroom.L
 		if !hold {
 			change, typ = -change, stockroom.TxRelease
 		}
-		counts := lotCounts{}
+		counts := countChanges{}
 		if err := adjustLevels(ctx, tx, e.Time, counts, levelChange{partNo: lot.PartNo, wid: lot.WID, onHold: change}); err != nil {
 			return err
 		}
@@ -581,7 +345,7 @@ func (db *DB) ReceiveMany(ctx context.Context, rs []stockroom.Receipt, e stockro
 		}
 		defer insLot.Close()
 		levels := map[[2]int64]stockroom.Units{}
-		counts := lotCounts{}
+		counts := countChanges{}
 		for _, r := range rs {
 			var recNo int64
 			if err := insLot.QueryRowContext(ctx, r.PartNo, r.WID, r.Spot, r.Units, micros(e.Time), r.Serial,
