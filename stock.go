@@ -5,24 +5,10 @@ import "time"
 // ErrDiscontinued is the refusal to receive a discontinued item.
 var ErrDiscontinued = &Error{Code: ECONFLICT, Message: "The item is discontinued and cannot be received."}
 
-// Receipt is a validated receive: one new lot.
+// Receipt is a validated receive, its item resolved: one new lot.
 type Receipt struct {
-	PartNo      int64
-	WID         int64
-	Units       Units
-	Spot        string
-	Serial      string
-	Serial2     string
-	RFIDTag     string
-	Reference   string
-	Remark      string
-	NetWeight   Units
-	GrossWeight Units
-	Price       Units
-	Expires     *time.Time
-	Supplier    int64
-	Line        int64
-	JobID       int64
+	PartNo int64
+	ReceiveRequest
 }
 
 // Withdrawal is a validated issue or move: units drawn from the candidate

@@ -86,14 +86,13 @@ func loadDemoLots(ctx context.Context, e env, svc *service.Service, items, n, wh
 				last := min(first+demoLotBatch, n)
 				batch := make([]stockroom.Receipt, 0, last-first)
 				for i := first; i < last; i++ {
-					batch = append(batch, stockroom.Receipt{
-						PartNo: parts[i%items],
+					batch = append(batch, stockroom.Receipt{PartNo: parts[i%items], ReceiveRequest: stockroom.ReceiveRequest{
 						WID:    int64(1 + (i/items)%whs),
 						Spot:   fmt.Sprintf("A-%02d-%02d", rng.IntN(40), rng.IntN(10)),
 						Units:  stockroom.Units(1+rng.IntN(100)) * stockroom.UnitScale,
 						Serial: fmt.Sprintf("L%08d", i+1),
 						Price:  stockroom.Units(rng.IntN(100_000)) * 1000,
-					})
+					}})
 				}
 				if _, err := svc.ImportLots(ctx, "demo", batch); err != nil {
 					errs <- err

@@ -109,11 +109,8 @@ func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, r stockro
 	if err != nil {
 		return stockroom.Lot{}, 0, err
 	}
-	rc := stockroom.Receipt{
-		PartNo: partNo, WID: r.WID, Units: r.Units, Spot: strings.TrimSpace(r.Spot), Serial: r.Serial, Serial2: r.Serial2,
-		RFIDTag: r.RFIDTag, Reference: r.Reference, Remark: r.Remark, NetWeight: r.NetWeight, GrossWeight: r.GrossWeight,
-		Price: r.Price, Expires: r.Expires, Supplier: r.Supplier, Line: r.Line, JobID: r.JobID,
-	}
+	r.Spot = strings.TrimSpace(r.Spot)
+	rc := stockroom.Receipt{PartNo: partNo, ReceiveRequest: r}
 	details := map[string]any{
 		"spot": rc.Spot, "serial": r.Serial, "serial2": r.Serial2, "rfidTag": r.RFIDTag, "netWeight": r.NetWeight,
 		"grossWeight": r.GrossWeight, "price": r.Price, "supplier": r.Supplier, "line": r.Line, "jobid": r.JobID,

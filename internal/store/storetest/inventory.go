@@ -44,7 +44,7 @@ func (s *stockDB) entry() stockroom.LedgerEntry {
 
 func (s *stockDB) receive(part, wid int64, spot string, units stockroom.Units) stockroom.Lot {
 	s.t.Helper()
-	lot, _, err := s.Receive(ctx, stockroom.Receipt{PartNo: part, WID: wid, Spot: spot, Units: units}, s.entry())
+	lot, _, err := s.Receive(ctx, stockroom.Receipt{PartNo: part, ReceiveRequest: stockroom.ReceiveRequest{WID: wid, Spot: spot, Units: units}}, s.entry())
 	must(s.t, err)
 	return lot
 }
@@ -90,8 +90,8 @@ func (h *harness) testInventory(t *testing.T) {
 	t.Run("ReceiveCreatesALotAndLevels", func(t *testing.T) {
 		s := h.openStock(t)
 		exp := t0.Add(90 * 24 * time.Hour)
-		lot, txID, err := s.Receive(ctx, stockroom.Receipt{PartNo: s.a.PartNo, WID: 1, Spot: "A-01", Units: 12_500_000,
-			Serial: "S1", Reference: "PO-7", Price: 3_250_000, Expires: &exp, Supplier: 4, Line: 2}, s.entry())
+		lot, txID, err := s.Receive(ctx, stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Spot: "A-01", Units: 12_500_000,
+			Serial: "S1", Reference: "PO-7", Price: 3_250_000, Expires: &exp, Supplier: 4, Line: 2}}, s.entry())
 		must(t, err)
 		if txID < 1 || lot.RecNo < 1 || lot.Units != 12_500_000 || lot.ShortID != "A" || lot.Warehouse != "W1" || lot.Spot != "A-01" ||
 			!lot.Active || lot.Shipped != nil || lot.Hold || lot.Serial != "S1" || lot.Reference != "PO-7" || lot.Price != 3_250_000 ||
@@ -240,7 +240,7 @@ func (h *harness) testInventory(t *testing.T) {
 	t.Run("Filters", func(t *testing.T) {
 		s := h.openStock(t)
 		s.receive(s.a.PartNo, 1, "X", u(5))
-		l2, _, err := s.Receive(ctx, stockroom.Receipt{PartNo: s.a.PartNo, WID: 1, Spot: "Y", Units: u(5), Serial: "SN-2"}, s.entry())
+		l2, _, err := s.Receive(ctx, stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Spot: "Y", Units: u(5), Serial: "SN-2"}}, s.entry())
 		must(t, err)
 		for _, tc := range []struct {
 			w    stockroom.Withdrawal
@@ -295,7 +295,7 @@ func (h *harness) testInventory(t *testing.T) {
 	})
 	t.Run("LedgerIsAppendOnly", func(t *testing.T) {
 		s := h.openStock(t)
-		_, txID, err := s.Receive(ctx, stockroom.Receipt{PartNo: s.a.PartNo, WID: 1, Units: u(1)}, s.entry())
+		_, txID, err := s.Receive(ctx, stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Units: u(1)}}, s.entry())
 		must(t, err)
 		for _, q := range []string{"UPDATE transactions SET units = 0", "DELETE FROM transaction_lines", "DELETE FROM transactions"} {
 			if err := s.ExecForTest(ctx, q); err == nil {
@@ -442,7 +442,7 @@ func (h *harness) testInventoryConcurrency(t *testing.T) {
 				var err error
 				switch (g + i*3) % 3 {
 				case 0:
-					_, _, err = s.Receive(ctx, stockroom.Receipt{PartNo: items[item], WID: wid, Spot: fmt.Sprint("S", i%3), Units: units}, s.entry())
+					_, _, err = s.Receive(ctx, stockroom.Receipt{PartNo: items[item], ReceiveRequest: stockroom.ReceiveRequest{WID: wid, Spot: fmt.Sprint("S", i%3), Units: units}}, s.entry())
 					if err == nil {
 						net[item][wid].Add(int64(units))
 					}
