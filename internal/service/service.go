@@ -46,7 +46,6 @@ type Store interface {
 	ListAliases(ctx context.Context, itemShortID string, req stockroom.PageRequest) (stockroom.Page[stockroom.Alias], error)
 
 	FindReasonCode(ctx context.Context, code int64) (stockroom.ReasonCode, error)
-	FindLot(ctx context.Context, recNo int64) (stockroom.Lot, error)
 	ListLots(ctx context.Context, scope stockroom.Scope, f stockroom.LotFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Lot], error)
 	ListStockLevels(ctx context.Context, scope stockroom.Scope, f stockroom.StockFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.StockLevel], error)
 	Receive(ctx context.Context, r stockroom.Receipt, e stockroom.LedgerEntry) (stockroom.Lot, int64, error)

@@ -27,19 +27,13 @@ func (db *DB) RunBootstrap(ctx context.Context, wh stockroom.Warehouse, codes []
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO warehouses (`+warehouseColumns+`)
-			VALUES ($1, $2, $3, $4, $5)
-			ON CONFLICT (wid) DO NOTHING`,
-			wh.ID, wh.Name, wh.Active, micros(now), micros(now)); err != nil {
+		wh.Created, wh.Modified = now, now
+		if err := insertWarehouse(ctx, tx, wh, true); err != nil {
 			return err
 		}
 		for _, rc := range codes {
-			if _, err := tx.ExecContext(ctx, `
-				INSERT INTO reason_codes (`+reasonCodeColumns+`)
-				VALUES ($1, $2, $3, $4)
-				ON CONFLICT (code) DO NOTHING`,
-				rc.Code, rc.Description, rc.Direction, micros(now)); err != nil {
+			rc.Created = now
+			if err := insertReasonCode(ctx, tx, rc, true); err != nil {
 				return err
 			}
 		}

@@ -62,31 +62,42 @@ func scanItem(row scanner) (stockroom.Item, error) {
 	return it, err
 }
 
+// itemInsertColumns are the columns a new item is written with: all but the
+// database-assigned part_no.
+const itemInsertColumns = `
+	short_id,
+	short_id_key,
+	description,
+	category,
+	sub_category,
+	uom,
+	put_up,
+	units,
+	dflt_owner,
+	discontinued,
+	created,
+	modified,
+	created_by`
+
+// itemValues adds an item's values for itemInsertColumns to a and returns
+// their row of placeholders.
+func itemValues(a *args, it stockroom.Item) string {
+	return "(" + strings.Join([]string{
+		a.add(it.ShortID), a.add(stockroom.FoldKey(it.ShortID)), a.add(it.Description), a.add(it.Category),
+		a.add(it.SubCategory), a.add(it.UOM), a.add(it.PutUp), a.add(it.Units), a.add(it.DfltOwner),
+		a.add(it.Discontinued), a.add(micros(it.Created)), a.add(micros(it.Modified)), a.add(it.CreatedBy),
+	}, ", ") + ")"
+}
+
 // CreateItem stores a new item and sets its database-assigned PartNo. It
 // returns ECONFLICT when the ShortID is taken in any letter case.
 func (db *DB) CreateItem(ctx context.Context, it *stockroom.Item) error {
 	return db.inWriteTx(ctx, func(tx *sql.Tx) error {
+		var a args
 		err := tx.QueryRowContext(ctx, `
-			INSERT INTO items (
-				short_id,
-				short_id_key,
-				description,
-				category,
-				sub_category,
-				uom,
-				put_up,
-				units,
-				dflt_owner,
-				discontinued,
-				created,
-				modified,
-				created_by
-			)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-			RETURNING part_no`,
-			it.ShortID, stockroom.FoldKey(it.ShortID), it.Description, it.Category, it.SubCategory, it.UOM, it.PutUp,
-			it.Units, it.DfltOwner, it.Discontinued, micros(it.Created), micros(it.Modified), it.CreatedBy,
-		).Scan(&it.PartNo)
+			INSERT INTO items (`+itemInsertColumns+`)
+			VALUES `+itemValues(&a, *it)+`
+			RETURNING part_no`, a...).Scan(&it.PartNo)
 		if isUniqueViolation(err) {
 			return stockroom.Errorf(stockroom.ECONFLICT, "An item with ShortID %q already exists.", it.ShortID)
 		} else if err != nil {
@@ -118,17 +129,12 @@ func (db *DB) CreateItems(ctx context.Context, items []stockroom.Item) (int64, e
 		rows   []string
 	)
 	for _, it := range items {
-		rows = append(rows, "("+strings.Join([]string{
-			a.add(it.ShortID), a.add(stockroom.FoldKey(it.ShortID)), a.add(it.Description), a.add(it.Category),
-			a.add(it.SubCategory), a.add(it.UOM), a.add(it.PutUp), a.add(it.Units), a.add(it.DfltOwner),
-			a.add(it.Discontinued), a.add(micros(it.Created)), a.add(micros(it.Modified)), a.add(it.CreatedBy),
-		}, ", ")+")")
+		rows = append(rows, itemValues(&a, it))
 	}
 	err := db.inWriteTx(ctx, func(tx *sql.Tx) error {
 		stored = 0
 		rs, err := tx.QueryContext(ctx, `
-			INSERT INTO items (short_id, short_id_key, description, category, sub_category, uom, put_up,
-				units, dflt_owner, discontinued, created, modified, created_by)
+			INSERT INTO items (`+itemInsertColumns+`)
 			VALUES `+strings.Join(rows, ",\n")+`
 			ON CONFLICT (short_id_key) DO NOTHING
 			RETURNING discontinued`, a...)

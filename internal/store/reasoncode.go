@@ -33,14 +33,16 @@ func scanReasonCode(row scanner) (stockroom.ReasonCode, error) {
 // code is taken.
 func (db *DB) CreateReasonCode(ctx context.Context, rc stockroom.ReasonCode) error {
 	return db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		return insertReasonCode(ctx, tx, rc)
+		return insertReasonCode(ctx, tx, rc, false)
 	})
 }
 
-func insertReasonCode(ctx context.Context, q querier, rc stockroom.ReasonCode) error {
+// insertReasonCode stores rc. keepExisting leaves a code that exists as it
+// is instead of returning ECONFLICT.
+func insertReasonCode(ctx context.Context, q querier, rc stockroom.ReasonCode, keepExisting bool) error {
 	_, err := q.ExecContext(ctx, `
 		INSERT INTO reason_codes (`+reasonCodeColumns+`)
-		VALUES ($1, $2, $3, $4)`,
+		VALUES ($1, $2, $3, $4)`+onConflictNothing("code", keepExisting),
 		rc.Code, rc.Description, rc.Direction, micros(rc.Created))
 	if isUniqueViolation(err) {
 		return stockroom.Errorf(stockroom.ECONFLICT, "Reason code %d already exists.", rc.Code)
@@ -60,4 +62,12 @@ func (db *DB) FindReasonCode(ctx context.Context, code int64) (stockroom.ReasonC
 func (db *DB) ListReasonCodes(ctx context.Context, req stockroom.PageRequest) (stockroom.Page[stockroom.ReasonCode], error) {
 	q := pageQuery{from: "reason_codes", columns: reasonCodeColumns, sort: reasonCodeSort}
 	return queryPage(ctx, db, q, req, scanReasonCode)
+}
+
+// onConflictNothing is the clause that makes an insert skip an existing key.
+func onConflictNothing(key string, skip bool) string {
+	if !skip {
+		return ""
+	}
+	return " ON CONFLICT (" + key + ") DO NOTHING"
 }

@@ -34,14 +34,16 @@ func scanWarehouse(row scanner) (stockroom.Warehouse, error) {
 // taken.
 func (db *DB) CreateWarehouse(ctx context.Context, w stockroom.Warehouse) error {
 	return db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		return insertWarehouse(ctx, tx, w)
+		return insertWarehouse(ctx, tx, w, false)
 	})
 }
 
-func insertWarehouse(ctx context.Context, q querier, w stockroom.Warehouse) error {
+// insertWarehouse stores w. keepExisting leaves a warehouse with the same id
+// as it is instead of returning ECONFLICT.
+func insertWarehouse(ctx context.Context, q querier, w stockroom.Warehouse, keepExisting bool) error {
 	_, err := q.ExecContext(ctx, `
 		INSERT INTO warehouses (`+warehouseColumns+`)
-		VALUES ($1, $2, $3, $4, $5)`,
+		VALUES ($1, $2, $3, $4, $5)`+onConflictNothing("wid", keepExisting),
 		w.ID, w.Name, w.Active, micros(w.Created), micros(w.Modified))
 	if isUniqueViolation(err) {
 		return stockroom.Errorf(stockroom.ECONFLICT, "Warehouse %d already exists.", w.ID)
