@@ -72,15 +72,10 @@ type MoveRequest struct {
 
 // Validate checks a receive's fields.
 func (r *ReceiveRequest) Validate(v *Validation) {
-	r.ItemID = strings.TrimSpace(r.ItemID)
-	ValidateKey(v, "itemID", r.ItemID)
-	checkQuantity(v, "units", r.Units)
-	checkID(v, "wid", r.WID, true)
+	r.ItemID = checkStockLine(v, r.ItemID, r.Units, r.WID)
 	checkID(v, "reasonCode", r.ReasonCode, true)
-	checkTexts(v, map[string]textField{
-		"spot": {r.Spot, MaxSpotLen}, "serial": {r.Serial, MaxSerialLen}, "serial2": {r.Serial2, MaxSerialLen},
-		"rfidTag": {r.RFIDTag, MaxSerialLen}, "reference": {r.Reference, MaxReferenceLen}, "remark": {r.Remark, MaxRemarkLen},
-	})
+	checkLotTexts(v, r.Serial, r.Serial2, r.RFIDTag, r.Reference)
+	checkTexts(v, map[string]textField{"spot": {r.Spot, MaxSpotLen}, "remark": {r.Remark, MaxRemarkLen}})
 	for field, u := range map[string]Units{"netWeight": r.NetWeight, "grossWeight": r.GrossWeight, "price": r.Price} {
 		checkNonNegative(v, field, u)
 	}
@@ -91,15 +86,11 @@ func (r *ReceiveRequest) Validate(v *Validation) {
 
 // Validate checks an issue's fields.
 func (r *IssueRequest) Validate(v *Validation) {
-	r.ItemID = strings.TrimSpace(r.ItemID)
-	ValidateKey(v, "itemID", r.ItemID)
-	checkQuantity(v, "units", r.Units)
-	checkID(v, "wid", r.WID, true)
+	r.ItemID = checkStockLine(v, r.ItemID, r.Units, r.WID)
 	checkID(v, "reasonCode", r.ReasonCode, true)
+	checkLotTexts(v, r.Serial, r.Serial2, r.RFIDTag, r.Reference)
 	checkTexts(v, map[string]textField{
-		"spot": {r.Spot, MaxSpotLen}, "serial": {r.Serial, MaxSerialLen}, "serial2": {r.Serial2, MaxSerialLen},
-		"rfidTag": {r.RFIDTag, MaxSerialLen}, "reference": {r.Reference, MaxReferenceLen}, "remark": {r.Remark, MaxRemarkLen},
-		"prodID": {r.ProdID, MaxReferenceLen},
+		"spot": {r.Spot, MaxSpotLen}, "remark": {r.Remark, MaxRemarkLen}, "prodID": {r.ProdID, MaxReferenceLen},
 	})
 	checkNonNegative(v, "netWeight", r.NetWeight)
 	for field, n := range map[string]int64{"shipto": r.ShipTo, "recno": r.RecNo, "line": r.Line} {
@@ -110,20 +101,16 @@ func (r *IssueRequest) Validate(v *Validation) {
 // Validate checks a move's fields: it needs a destination, and one that is
 // not where the stock already is.
 func (r *MoveRequest) Validate(v *Validation) {
-	r.ItemID = strings.TrimSpace(r.ItemID)
-	ValidateKey(v, "itemID", r.ItemID)
-	checkQuantity(v, "units", r.Units)
-	checkID(v, "wid", r.WID, true)
+	r.ItemID = checkStockLine(v, r.ItemID, r.Units, r.WID)
 	checkID(v, "shipToWid", r.ShipToWID, false)
 	checkID(v, "recno", r.RecNo, false)
 	to := ""
 	if r.ToSpot != nil {
 		to = *r.ToSpot
 	}
+	checkLotTexts(v, r.Serial, r.Serial2, r.RFIDTag, r.Reference)
 	checkTexts(v, map[string]textField{
 		"fromSpot": {r.FromSpot, MaxSpotLen}, "toSpot": {to, MaxSpotLen}, "transitSlip": {r.TransitSlip, MaxReferenceLen},
-		"serial": {r.Serial, MaxSerialLen}, "serial2": {r.Serial2, MaxSerialLen}, "rfidTag": {r.RFIDTag, MaxSerialLen},
-		"reference": {r.Reference, MaxReferenceLen},
 	})
 	sameWarehouse := r.ShipToWID == 0 || r.ShipToWID == r.WID
 	switch {
@@ -147,6 +134,25 @@ func (r *MoveRequest) Destination() (int64, string) {
 		spot = *r.ToSpot
 	}
 	return wid, spot
+}
+
+// checkStockLine checks what every stock transaction names: an item, a
+// quantity above zero and a warehouse. It returns the trimmed itemID.
+func checkStockLine(v *Validation, itemID string, units Units, wid int64) string {
+	itemID = strings.TrimSpace(itemID)
+	ValidateKey(v, "itemID", itemID)
+	checkQuantity(v, "units", units)
+	checkID(v, "wid", wid, true)
+	return itemID
+}
+
+// checkLotTexts checks the lot identifiers and reference every stock
+// transaction may carry.
+func checkLotTexts(v *Validation, serial, serial2, rfidTag, reference string) {
+	checkTexts(v, map[string]textField{
+		"serial": {serial, MaxSerialLen}, "serial2": {serial2, MaxSerialLen},
+		"rfidTag": {rfidTag, MaxSerialLen}, "reference": {reference, MaxReferenceLen},
+	})
 }
 
 type textField struct {
