@@ -35,10 +35,20 @@ type delta struct {
 // addCounts changes kept counts inside the caller's transaction, in one
 // statement. Each change lands on a random shard of its count.
 func addCounts(ctx context.Context, q querier, deltas ...delta) error {
-	var (
-		a    args
-		rows []string
-	)
+	var a args
+	stmt := countsSQL(&a, deltas)
+	if stmt == "" {
+		return nil
+	}
+	_, err := q.ExecContext(ctx, stmt, a...)
+	return err
+}
+
+// countsSQL returns the statement that adds deltas to their counts, with its
+// parameters added to a, or "" when nothing changes. Each change lands on a
+// random shard of its count; deltas must name each count once.
+func countsSQL(a *args, deltas []delta) string {
+	var rows []string
 	shard := rand.IntN(counterShards)
 	for _, d := range deltas {
 		if d.by != 0 {
@@ -46,11 +56,10 @@ func addCounts(ctx context.Context, q querier, deltas ...delta) error {
 		}
 	}
 	if len(rows) == 0 {
-		return nil
+		return ""
 	}
-	_, err := q.ExecContext(ctx, `
+	return `
 		INSERT INTO counters (name, shard, value)
-		VALUES `+strings.Join(rows, ", ")+`
-		ON CONFLICT (name, shard) DO UPDATE SET value = counters.value + excluded.value`, a...)
-	return err
+		VALUES ` + strings.Join(rows, ", ") + `
+		ON CONFLICT (name, shard) DO UPDATE SET value = counters.value + excluded.value`
 }

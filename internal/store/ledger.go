@@ -27,10 +27,12 @@ type ledgerHead struct {
 	entry       stockroom.LedgerEntry
 }
 
-// appendLedger writes a transaction and its lines and returns its id. On
-// PostgreSQL both go in one statement (a data-modifying WITH, which SQLite
-// lacks), saving a round trip on every stock transaction.
-func (db *DB) appendLedger(ctx context.Context, tx *sql.Tx, h ledgerHead, lines []ledgerLine) (int64, error) {
+// appendLedger writes a transaction and its lines, applies the transaction's
+// changes to kept counts, and returns its id. The counts come last, so their
+// shared rows stay locked only until the commit. On PostgreSQL all of it is
+// one statement (a data-modifying WITH, which SQLite lacks), saving round
+// trips on every stock transaction.
+func (db *DB) appendLedger(ctx context.Context, tx *sql.Tx, h ledgerHead, lines []ledgerLine, counts countChanges) (int64, error) {
 	details := h.entry.Details
 	if details == nil {
 		details = map[string]any{}
@@ -54,40 +56,45 @@ func (db *DB) appendLedger(ctx context.Context, tx *sql.Tx, h ledgerHead, lines 
 	}, ", ") + `)
 		RETURNING id`
 	var id int64
-	if db.engine == Postgres && len(lines) > 0 {
-		rows := make([]string, len(lines))
-		for i, l := range lines {
-			rows[i] = "(CAST(" + a.add(i+1) + " AS INTEGER), CAST(" + a.add(l.recNo) + " AS BIGINT), CAST(" +
-				a.add(l.partNo) + " AS BIGINT), CAST(" + a.add(l.wid) + " AS BIGINT), CAST(" + a.add(l.spot) +
-				" AS TEXT), CAST(" + a.add(l.units) + " AS BIGINT))"
-		}
-		err := tx.QueryRowContext(ctx, `
-			WITH t AS (`+head+`),
-			l AS (
+	if db.engine == Postgres {
+		with := []string{"t AS (" + head + ")"}
+		if len(lines) > 0 {
+			rows := make([]string, len(lines))
+			for i, l := range lines {
+				rows[i] = "(CAST(" + a.add(i+1) + " AS INTEGER), CAST(" + a.add(l.recNo) + " AS BIGINT), CAST(" +
+					a.add(l.partNo) + " AS BIGINT), CAST(" + a.add(l.wid) + " AS BIGINT), CAST(" + a.add(l.spot) +
+					" AS TEXT), CAST(" + a.add(l.units) + " AS BIGINT))"
+			}
+			with = append(with, `l AS (
 				INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
 				SELECT t.id, v.line, v.rec_no, v.part_no, v.wid, v.spot, v.units
 				FROM t, (VALUES `+strings.Join(rows, ", ")+`) AS v (line, rec_no, part_no, wid, spot, units)
-			)
-			SELECT id FROM t`, a...).Scan(&id)
+			)`)
+		}
+		if c := countsSQL(&a, counts.deltas()); c != "" {
+			with = append(with, "c AS ("+c+")")
+		}
+		err := tx.QueryRowContext(ctx, "WITH "+strings.Join(with, ",\n")+"\nSELECT id FROM t", a...).Scan(&id)
 		return id, err
 	}
 	if err := tx.QueryRowContext(ctx, head, a...).Scan(&id); err != nil {
 		return 0, err
 	}
-	if len(lines) == 0 {
-		return id, nil
+	if len(lines) > 0 {
+		var (
+			b    args
+			rows = make([]string, len(lines))
+		)
+		for i, l := range lines {
+			rows[i] = "(" + strings.Join([]string{b.add(id), b.add(i + 1), b.add(l.recNo), b.add(l.partNo), b.add(l.wid), b.add(l.spot), b.add(l.units)}, ", ") + ")"
+		}
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
+			VALUES `+strings.Join(rows, ", "), b...); err != nil {
+			return 0, err
+		}
 	}
-	var (
-		b    args
-		rows = make([]string, len(lines))
-	)
-	for i, l := range lines {
-		rows[i] = "(" + strings.Join([]string{b.add(id), b.add(i + 1), b.add(l.recNo), b.add(l.partNo), b.add(l.wid), b.add(l.spot), b.add(l.units)}, ", ") + ")"
-	}
-	_, err = tx.ExecContext(ctx, `
-		INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
-		VALUES `+strings.Join(rows, ", "), b...)
-	return id, err
+	return id, addCounts(ctx, tx, counts.deltas()...)
 }
 
 const transactionColumns = `

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -27,26 +26,26 @@ type levelChange struct {
 	inStock, onHold stockroom.Units
 }
 
-// adjustLevels applies level changes in item-then-warehouse order, then the
-// items' all-warehouse totals, and adds the changes to the counts of stocked
-// items to counts, for the caller to apply with its own.
-func adjustLevels(ctx context.Context, tx *sql.Tx, now time.Time, counts countChanges, changes ...levelChange) error {
+// adjustLevels runs the writes already queued in b together with level
+// changes, applied in item-then-warehouse order, then the items'
+// all-warehouse totals. It adds the changes to the counts of stocked items to
+// counts, for the caller to apply with its own.
+func adjustLevels(ctx context.Context, tx *sql.Tx, b *batch, now time.Time, counts countChanges, changes ...levelChange) error {
 	slices.SortFunc(changes, func(a, b levelChange) int {
 		if a.partNo != b.partNo {
 			return cmp.Compare(a.partNo, b.partNo)
 		}
 		return cmp.Compare(a.wid, b.wid)
 	})
-	var totals []levelChange // one per item, wid 0
+	var (
+		rows   []levelRow
+		totals []levelChange // one per item, wid 0
+	)
 	for _, c := range changes {
 		if c.inStock == 0 && c.onHold == 0 {
 			continue
 		}
-		before, err := adjustLevel(ctx, tx, warehouseLevel(c), c, now)
-		if err != nil {
-			return err
-		}
-		counts[stockedCounter(c.wid)] += stockedChange(before, c.inStock)
+		rows = append(rows, warehouseLevel(c))
 		if n := len(totals); n > 0 && totals[n-1].partNo == c.partNo {
 			totals[n-1].inStock += c.inStock
 			totals[n-1].onHold += c.onHold
@@ -55,14 +54,23 @@ func adjustLevels(ctx context.Context, tx *sql.Tx, now time.Time, counts countCh
 		}
 	}
 	for _, c := range totals {
-		if c.inStock == 0 && c.onHold == 0 {
-			continue
+		if c.inStock != 0 || c.onHold != 0 {
+			rows = append(rows, totalLevel(c))
 		}
-		before, err := adjustLevel(ctx, tx, totalLevel(c), c, now)
-		if err != nil {
-			return err
+	}
+	after := make([]sql.NullInt64, len(rows))
+	for i, r := range rows {
+		b.add(&after[i], func(a *args) string { return levelSQL(a, r, now) })
+	}
+	if err := b.run(ctx, tx); err != nil {
+		return err
+	}
+	for i, r := range rows {
+		if !after[i].Valid {
+			return fmt.Errorf("%s row %v is missing", r.table, r.vals)
 		}
-		counts[stockedCounter(0)] += stockedChange(before, c.inStock)
+		before := stockroom.Units(after[i].Int64) - r.change.inStock
+		counts[stockedCounter(r.change.wid)] += stockedChange(before, r.change.inStock)
 	}
 	return nil
 }
@@ -83,30 +91,31 @@ func stockedChange(before, by stockroom.Units) int64 {
 // any warehouse).
 func stockedCounter(wid int64) string { return "stocked:" + strconv.FormatInt(wid, 10) }
 
-// levelRow names one row of stock_levels (by item and warehouse) or of
-// stock_totals (by item).
+// levelRow is a change to one row of stock_levels (by item and warehouse) or
+// of stock_totals (by item).
 type levelRow struct {
-	table string
-	keys  []string
-	vals  []any
+	table  string
+	keys   []string
+	vals   []any
+	change levelChange
 }
 
 func warehouseLevel(c levelChange) levelRow {
-	return levelRow{"stock_levels", []string{"part_no", "wid"}, []any{c.partNo, c.wid}}
+	return levelRow{"stock_levels", []string{"part_no", "wid"}, []any{c.partNo, c.wid}, c}
 }
 
 func totalLevel(c levelChange) levelRow {
-	return levelRow{"stock_totals", []string{"part_no"}, []any{c.partNo}}
+	return levelRow{"stock_totals", []string{"part_no"}, []any{c.partNo}, c}
 }
 
-// adjustLevel changes one level row and returns its in_stock before the
-// change. Stock arriving may create the row; anything else updates a row that
-// must exist. (An upsert would not do for the rest: CHECK constraints judge
-// the row proposed for insertion.)
-func adjustLevel(ctx context.Context, tx *sql.Tx, row levelRow, c levelChange, now time.Time) (stockroom.Units, error) {
+// levelSQL returns the statement that changes one level row and returns its
+// in_stock after the change, with its parameters added to a. Stock arriving
+// may create the row; anything else updates a row that must exist, and
+// returns no row if it does not. (An upsert would not do for the rest: CHECK
+// constraints judge the row proposed for insertion.)
+func levelSQL(a *args, row levelRow, now time.Time) string {
 	var (
-		a     args
-		after stockroom.Units
+		c     = row.change
 		keyPh = make([]string, len(row.keys))
 		match = make([]string, len(row.keys))
 	)
@@ -116,28 +125,23 @@ func adjustLevel(ctx context.Context, tx *sql.Tx, row levelRow, c levelChange, n
 	}
 	in, hold, mod := a.add(c.inStock), a.add(c.onHold), a.add(micros(now))
 	if c.inStock <= 0 {
-		err := tx.QueryRowContext(ctx, `
-			UPDATE `+row.table+` SET
-				in_stock = in_stock + `+in+`,
-				on_hold = on_hold + `+hold+`,
-				modified = `+bumpModified("modified", mod)+`
-			WHERE `+strings.Join(match, " AND ")+`
-			RETURNING in_stock`, a...).Scan(&after)
-		if errors.Is(err, sql.ErrNoRows) {
-			return 0, fmt.Errorf("%s row %v is missing", row.table, row.vals)
-		}
-		return after - c.inStock, err
+		return `
+			UPDATE ` + row.table + ` SET
+				in_stock = in_stock + ` + in + `,
+				on_hold = on_hold + ` + hold + `,
+				modified = ` + bumpModified("modified", mod) + `
+			WHERE ` + strings.Join(match, " AND ") + `
+			RETURNING in_stock`
 	}
 	keys := strings.Join(row.keys, ", ")
-	err := tx.QueryRowContext(ctx, `
-		INSERT INTO `+row.table+` (`+keys+`, in_stock, on_hold, committed, packed, on_order, asn, modified)
-		VALUES (`+strings.Join(keyPh, ", ")+`, `+in+`, `+hold+`, 0, 0, 0, 0, `+mod+`)
-		ON CONFLICT (`+keys+`) DO UPDATE SET
-			in_stock = `+row.table+`.in_stock + excluded.in_stock,
-			on_hold = `+row.table+`.on_hold + excluded.on_hold,
-			modified = `+bumpModified(row.table+".modified", "excluded.modified")+`
-		RETURNING in_stock`, a...).Scan(&after)
-	return after - c.inStock, err
+	return `
+		INSERT INTO ` + row.table + ` (` + keys + `, in_stock, on_hold, committed, packed, on_order, asn, modified)
+		VALUES (` + strings.Join(keyPh, ", ") + `, ` + in + `, ` + hold + `, 0, 0, 0, 0, ` + mod + `)
+		ON CONFLICT (` + keys + `) DO UPDATE SET
+			in_stock = ` + row.table + `.in_stock + excluded.in_stock,
+			on_hold = ` + row.table + `.on_hold + excluded.on_hold,
+			modified = ` + bumpModified(row.table+".modified", "excluded.modified") + `
+		RETURNING in_stock`
 }
 
 // countChanges accumulates changes to kept counts (lots and stocked items) over
@@ -157,11 +161,13 @@ func (c countChanges) lot(wid int64, by int64, all, inStock bool) {
 	}
 }
 
-func (c countChanges) apply(ctx context.Context, tx *sql.Tx) error {
+// deltas lists the changes in name order, the order counter rows are locked
+// in.
+func (c countChanges) deltas() []delta {
 	var ds []delta
 	for name, by := range c {
 		ds = append(ds, delta{name, by})
 	}
 	slices.SortFunc(ds, func(a, b delta) int { return cmp.Compare(a.name, b.name) })
-	return addCounts(ctx, tx, ds...)
+	return ds
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -60,17 +61,14 @@ func (db *DB) Receive(ctx context.Context, r stockroom.Receipt, e stockroom.Ledg
 		}
 		recNo := lot.RecNo
 		counts := countChanges{}
-		if err := adjustLevels(ctx, tx, e.Time, counts, levelChange{partNo: r.PartNo, wid: r.WID, inStock: r.Units}); err != nil {
+		if err := adjustLevels(ctx, tx, db.newBatch(), e.Time, counts, levelChange{partNo: r.PartNo, wid: r.WID, inStock: r.Units}); err != nil {
 			return err
 		}
 		counts.lot(r.WID, 1, true, true)
 		txID, err = db.appendLedger(ctx, tx,
 			ledgerHead{typ: stockroom.TxReceive, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units, entry: e},
-			[]ledgerLine{{recNo: recNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}})
-		if err != nil {
-			return err
-		}
-		return counts.apply(ctx, tx)
+			[]ledgerLine{{recNo: recNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}}, counts)
+		return err
 	})
 	return lot, txID, err
 }
@@ -109,7 +107,12 @@ func (db *DB) Withdraw(ctx context.Context, w stockroom.Withdrawal, e stockroom.
 			held     stockroom.Units
 			isMove   = w.Type == stockroom.TxMove
 			crossing = isMove && w.ToWID != w.WID
+			b        = db.newBatch()
+			done     = make([]sql.NullInt64, len(draws))
 		)
+		// The lots' writes go in one batch with the levels'; lines for split
+		// lots get their recNo once it has run.
+		splitLines := map[int]int{} // line index -> draw index
 		for i, d := range draws {
 			if heldOf[d.RecNo] {
 				held += d.Units
@@ -117,36 +120,42 @@ func (db *DB) Withdraw(ctx context.Context, w stockroom.Withdrawal, e stockroom.
 			from := ledgerLine{recNo: d.RecNo, partNo: w.PartNo, wid: w.WID, spot: spotOf[d.RecNo], units: -d.Units}
 			switch {
 			case !isMove:
-				_, err = tx.ExecContext(ctx, `
-					UPDATE lots SET
-						units = units - $2,
-						shipped = CASE WHEN units = $2 THEN $3 ELSE shipped END,
-						active = units > $2,
-						modified = `+bumpModified("modified", "$3")+`
-					WHERE rec_no = $1`, d.RecNo, d.Units, now)
+				b.add(&done[i], func(a *args) string {
+					recNo, units, now := a.add(d.RecNo), a.add(d.Units), a.add(now)
+					return `
+						UPDATE lots SET
+							units = units - ` + units + `,
+							shipped = CASE WHEN units = ` + units + ` THEN ` + now + ` ELSE shipped END,
+							active = units > ` + units + `,
+							modified = ` + bumpModified("modified", now) + `
+						WHERE rec_no = ` + recNo + `
+						RETURNING rec_no`
+				})
 				if d.Remaining == 0 {
 					counts.lot(w.WID, -1, false, true)
 				}
 				lines = append(lines, from)
 			case d.Remaining == 0: // the whole lot moves, keeping its recNo
-				_, err = tx.ExecContext(ctx, `
-					UPDATE lots SET
-						wid = $2,
-						spot = $3,
-						modified = `+bumpModified("modified", "$4")+`
-					WHERE rec_no = $1`, d.RecNo, w.ToWID, w.ToSpot, now)
+				b.add(&done[i], func(a *args) string {
+					recNo, wid, spot, now := a.add(d.RecNo), a.add(w.ToWID), a.add(w.ToSpot), a.add(now)
+					return `
+						UPDATE lots SET
+							wid = ` + wid + `,
+							spot = ` + spot + `,
+							modified = ` + bumpModified("modified", now) + `
+						WHERE rec_no = ` + recNo + `
+						RETURNING rec_no`
+				})
 				if crossing {
 					counts.lot(w.WID, -1, true, true)
 					counts.lot(w.ToWID, 1, true, true)
 				}
 				lines = append(lines, from, ledgerLine{recNo: d.RecNo, partNo: w.PartNo, wid: w.ToWID, spot: w.ToSpot, units: d.Units})
 			default: // a part splits off into a new lot at the destination
-				draws[i].NewRecNo, err = db.splitLot(ctx, tx, d.RecNo, d.Units, w.ToWID, w.ToSpot, now)
+				splitLot(b, &done[i], d.RecNo, d.Units, w.ToWID, w.ToSpot, now)
 				counts.lot(w.ToWID, 1, true, true)
-				lines = append(lines, from, ledgerLine{recNo: draws[i].NewRecNo, partNo: w.PartNo, wid: w.ToWID, spot: w.ToSpot, units: d.Units})
-			}
-			if err != nil {
-				return err
+				splitLines[len(lines)+1] = i
+				lines = append(lines, from, ledgerLine{partNo: w.PartNo, wid: w.ToWID, spot: w.ToSpot, units: d.Units})
 			}
 		}
 		changes := []levelChange{{partNo: w.PartNo, wid: w.WID, inStock: -w.Units, onHold: -held}}
@@ -156,55 +165,59 @@ func (db *DB) Withdraw(ctx context.Context, w stockroom.Withdrawal, e stockroom.
 		if !crossing && isMove {
 			changes = nil // within one warehouse the levels do not change
 		}
-		if err := adjustLevels(ctx, tx, e.Time, counts, changes...); err != nil {
+		if err := adjustLevels(ctx, tx, b, e.Time, counts, changes...); err != nil {
 			return err
+		}
+		for i, d := range done {
+			if !d.Valid {
+				return fmt.Errorf("lot %d vanished while locked", draws[i].RecNo)
+			}
+		}
+		for line, i := range splitLines {
+			draws[i].NewRecNo = done[i].Int64
+			lines[line].recNo = done[i].Int64
 		}
 		head := ledgerHead{typ: w.Type, partNo: w.PartNo, wid: w.WID, spot: w.Spot, units: w.Units, entry: e}
 		if isMove {
 			head.toWID, head.toSpot = &w.ToWID, &w.ToSpot
 		}
-		if txID, err = db.appendLedger(ctx, tx, head, lines); err != nil {
-			return err
-		}
-		return counts.apply(ctx, tx)
+		txID, err = db.appendLedger(ctx, tx, head, lines, counts)
+		return err
 	})
 	return draws, txID, err
 }
 
-// splitLot takes units out of lot recNo into a new lot at the destination,
-// carrying the same item, serials, owner, hold and received time, and returns
-// the new lot's recNo. On PostgreSQL it is one statement.
-func (db *DB) splitLot(ctx context.Context, tx *sql.Tx, recNo int64, units stockroom.Units, toWID int64, toSpot string, now int64) (int64, error) {
-	const columns = `part_no, wid, spot, units, received, shipped, serial, serial2, rfid_tag,
-		remark, associate, hold, job_id, active, reference, net_weight, gross_weight, price,
-		expires, supplier, line, modified`
-	const copied = `part_no, $3, $4, $2, received, NULL, serial, serial2, rfid_tag,
-		remark, associate, hold, job_id, active, reference, net_weight, gross_weight, price,
-		expires, supplier, line, $5`
-	update := func(modified string) string {
+// splitLot queues taking units out of lot recNo into a new lot at the
+// destination, carrying the same item, serials, owner, hold and received
+// time; newRecNo is the new lot's recNo once b has run.
+func splitLot(b *batch, newRecNo *sql.NullInt64, recNo int64, units stockroom.Units, toWID int64, toSpot string, now int64) {
+	update := func(a *args) string {
 		return `
-		UPDATE lots SET
-			units = units - $2,
-			modified = ` + bumpModified("modified", modified) + `
-		WHERE rec_no = $1`
+			UPDATE lots SET
+				units = units - ` + a.add(units) + `,
+				modified = ` + bumpModified("modified", a.add(now)) + `
+			WHERE rec_no = ` + a.add(recNo)
 	}
-	var newRecNo int64
-	if db.engine == Postgres {
-		err := tx.QueryRowContext(ctx, `
-			WITH src AS (`+update("$5")+` RETURNING *)
-			INSERT INTO lots (`+columns+`)
-			SELECT `+copied+` FROM src
-			RETURNING rec_no`, recNo, units, toWID, toSpot, now).Scan(&newRecNo)
-		return newRecNo, err
+	insert := func(a *args, from string) string {
+		return `
+			INSERT INTO lots (part_no, wid, spot, units, received, shipped, serial, serial2, rfid_tag,
+				remark, associate, hold, job_id, active, reference, net_weight, gross_weight, price,
+				expires, supplier, line, modified)
+			SELECT part_no, ` + a.add(toWID) + `, ` + a.add(toSpot) + `, ` + a.add(units) + `, received, NULL, serial, serial2, rfid_tag,
+				remark, associate, hold, job_id, active, reference, net_weight, gross_weight, price,
+				expires, supplier, line, ` + a.add(now) + `
+			FROM ` + from + `
+			RETURNING rec_no`
 	}
-	if _, err := tx.ExecContext(ctx, update("$3"), recNo, units, now); err != nil {
-		return 0, err
+	if b.pg {
+		// The new lot copies the source row as the update left it.
+		src := b.source(func(a *args) string { return update(a) + " RETURNING *" })
+		b.add(newRecNo, func(a *args) string { return insert(a, src) })
+		return
 	}
-	err := tx.QueryRowContext(ctx, `
-		INSERT INTO lots (`+columns+`)
-		SELECT `+copied+` FROM lots WHERE rec_no = $1
-		RETURNING rec_no`, recNo, units, toWID, toSpot, now).Scan(&newRecNo)
-	return newRecNo, err
+	var ignored sql.NullInt64
+	b.add(&ignored, func(a *args) string { return update(a) + " RETURNING rec_no" })
+	b.add(newRecNo, func(a *args) string { return insert(a, "lots WHERE rec_no = "+a.add(recNo)) })
 }
 
 // firstCandidates is how many lots a withdrawal locks on its first try.
@@ -314,16 +327,14 @@ func (db *DB) SetHold(ctx context.Context, recNo int64, hold bool, e stockroom.L
 			change, typ = -change, stockroom.TxRelease
 		}
 		counts := countChanges{}
-		if err := adjustLevels(ctx, tx, e.Time, counts, levelChange{partNo: lot.PartNo, wid: lot.WID, onHold: change}); err != nil {
+		if err := adjustLevels(ctx, tx, db.newBatch(), e.Time, counts, levelChange{partNo: lot.PartNo, wid: lot.WID, onHold: change}); err != nil {
 			return err
 		}
-		if txID, err = db.appendLedger(ctx, tx, ledgerHead{typ: typ, partNo: lot.PartNo, wid: lot.WID, spot: lot.Spot, units: lot.Units, entry: e}, nil); err != nil {
+		if txID, err = db.appendLedger(ctx, tx, ledgerHead{typ: typ, partNo: lot.PartNo, wid: lot.WID, spot: lot.Spot, units: lot.Units, entry: e}, nil, counts); err != nil {
 			return err
 		}
-		if lot, err = scanLot(tx.QueryRowContext(ctx, `SELECT `+lotColumns+` FROM `+lotFrom+` WHERE l.rec_no = $1`, recNo)); err != nil {
-			return err
-		}
-		return counts.apply(ctx, tx)
+		lot, err = scanLot(tx.QueryRowContext(ctx, `SELECT `+lotColumns+` FROM `+lotFrom+` WHERE l.rec_no = $1`, recNo))
+		return err
 	})
 	return lot, txID, err
 }
@@ -354,7 +365,7 @@ func (db *DB) ReceiveMany(ctx context.Context, rs []stockroom.Receipt, e stockro
 			}
 			if _, err := db.appendLedger(ctx, tx,
 				ledgerHead{typ: stockroom.TxReceive, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units, entry: e},
-				[]ledgerLine{{recNo: recNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}}); err != nil {
+				[]ledgerLine{{recNo: recNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}}, nil); err != nil {
 				return err
 			}
 			levels[[2]int64{r.PartNo, r.WID}] += r.Units
@@ -364,10 +375,10 @@ func (db *DB) ReceiveMany(ctx context.Context, rs []stockroom.Receipt, e stockro
 		for k, units := range levels {
 			changes = append(changes, levelChange{partNo: k[0], wid: k[1], inStock: units})
 		}
-		if err := adjustLevels(ctx, tx, e.Time, counts, changes...); err != nil {
+		if err := adjustLevels(ctx, tx, db.newBatch(), e.Time, counts, changes...); err != nil {
 			return err
 		}
-		return counts.apply(ctx, tx)
+		return addCounts(ctx, tx, counts.deltas()...)
 	})
 	if err != nil {
 		return 0, err
