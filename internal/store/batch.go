@@ -31,6 +31,13 @@ type batchStmt struct {
 	dest *sql.NullInt64
 }
 
+// maxBatch bounds the statements of one batch: PostgreSQL allows at most
+// 1664 columns in a SELECT list and 65535 parameters in a statement.
+const maxBatch = 200
+
+// len is the number of statements queued to be read.
+func (b *batch) len() int { return len(b.reads) + len(b.stmts) }
+
 func (db *DB) newBatch() *batch { return &batch{pg: db.engine == Postgres} }
 
 // add queues a statement built by build, which adds its parameters to a.

@@ -141,6 +141,35 @@ func (h *harness) testInventory(t *testing.T) {
 		}
 		s.audit()
 	})
+	t.Run("BulkReceiptsOverManyItems", func(t *testing.T) {
+		// More level rows than one write batch holds: the bulk path must
+		// split them and still keep every level exact.
+		s := h.openStock(t)
+		const items = 900 // 1,800 level rows and 900 totals
+		var batch []stockroom.Item
+		for i := range items {
+			batch = append(batch, newItem(fmt.Sprintf("BULK-%03d", i), t0))
+		}
+		_, err := s.CreateItems(ctx, batch)
+		must(t, err)
+		var rs []stockroom.Receipt
+		for i := range items {
+			it, err := s.FindItemByShortID(ctx, batch[i].ShortID)
+			must(t, err)
+			for wid := int64(1); wid <= 2; wid++ {
+				rs = append(rs, stockroom.Receipt{PartNo: it.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: wid, Spot: "B", Units: u(int64(i + 1))}})
+			}
+		}
+		n, err := s.ReceiveMany(ctx, rs, s.entry())
+		must(t, err)
+		if n != len(rs) {
+			t.Fatalf("stored %d of %d", n, len(rs))
+		}
+		if l := s.level(rs[1].PartNo, 2); l.InStock != u(1) {
+			t.Fatalf("level of the first item %+v", l)
+		}
+		s.audit()
+	})
 	t.Run("ShortStockChangesNothing", func(t *testing.T) {
 		s := h.openStock(t)
 		s.receive(s.a.PartNo, 1, "X", u(5))
