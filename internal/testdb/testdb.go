@@ -112,3 +112,27 @@ func postgresSchema(tb testing.TB, base string) string {
 	u.RawQuery = q.Encode()
 	return u.String()
 }
+
+// RedisEnv names the variable that enables the tests that need Redis: its
+// host:port, for example 127.0.0.1:6379.
+const RedisEnv = "STOCKROOM_TEST_REDIS"
+
+// RequireRedis skips the test unless Redis is configured and returns its
+// address.
+func RequireRedis(tb testing.TB) string {
+	tb.Helper()
+	addr := os.Getenv(RedisEnv)
+	if addr == "" {
+		tb.Skipf("%s is not set; Redis tests skipped", RedisEnv)
+	}
+	return addr
+}
+
+// UniqueName returns prefix followed by random hex, for names (rate-limit
+// keys, clients) that must not meet those of other test runs sharing a
+// server.
+func UniqueName(prefix string) string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return prefix + hex.EncodeToString(b)
+}

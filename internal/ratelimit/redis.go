@@ -1,0 +1,163 @@
+package ratelimit
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/go-redis/redis_rate/v10"
+	"github.com/redis/go-redis/v9"
+)
+
+// Redis keeps budgets in Redis (redis_rate's GCRA, one Lua script per
+// request), so every instance pointed at the same Redis shares them. While
+// Redis cannot be reached it answers from its own Local limiter: requests go
+// on being served and limited, per instance. It logs the switch each way once
+// and tries Redis again every retry interval.
+type Redis struct {
+	client  *redis.Client
+	limiter *redis_rate.Limiter
+	limit   redis_rate.Limit
+	local   *Local
+	logger  *slog.Logger
+	// onState, when set, hears every switch: true when Redis is in use.
+	onState func(up bool)
+
+	mu        sync.Mutex
+	down      bool
+	probing   bool // one request is trying Redis while it is down
+	downUntil time.Time
+}
+
+// RedisOptions configure a Redis limiter.
+type RedisOptions struct {
+	// Addr is Redis's host:port.
+	Addr string
+	// PerMinute is each key's budget.
+	PerMinute int
+	Logger    *slog.Logger
+	// OnState hears each switch between Redis (true) and the fallback.
+	OnState func(up bool)
+}
+
+// Timeouts that keep a Redis outage from slowing requests down: a request
+// waits at most this long for Redis before the fallback answers, and while
+// Redis is down it is tried again once per redisRetry.
+const (
+	redisTimeout = 250 * time.Millisecond
+	redisRetry   = time.Second
+)
+
+// keyPrefix keeps Stockroom's keys apart from other users of the same Redis
+// (redis_rate adds its own "rate:" in front).
+const keyPrefix = "stockroom:"
+
+// NewRedis returns a limiter using the Redis at opts.Addr. It does not
+// connect until the first request.
+func NewRedis(opts RedisOptions) *Redis {
+	client := redis.NewClient(&redis.Options{
+		Addr:                  opts.Addr,
+		DialTimeout:           redisTimeout,
+		ReadTimeout:           redisTimeout,
+		WriteTimeout:          redisTimeout,
+		PoolTimeout:           redisTimeout,
+		ContextTimeoutEnabled: true,
+		MaxRetries:            -1, // the fallback answers instead
+	})
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Redis{
+		client:  client,
+		limiter: redis_rate.NewLimiter(client),
+		limit:   redis_rate.PerMinute(opts.PerMinute),
+		local:   NewLocal(opts.PerMinute, nil),
+		logger:  logger,
+		onState: opts.OnState,
+	}
+}
+
+// Close releases the connections to Redis.
+func (r *Redis) Close() error { return r.client.Close() }
+
+// Allow takes one request from key's budget in Redis, or in the fallback
+// while Redis cannot be reached.
+func (r *Redis) Allow(ctx context.Context, key string) Result {
+	if r.useRedis() {
+		cctx, cancel := context.WithTimeout(ctx, redisTimeout)
+		res, err := r.limiter.Allow(cctx, keyPrefix+key, r.limit)
+		cancel()
+		if err == nil {
+			r.succeeded()
+			out := Result{
+				Allowed:    res.Allowed > 0,
+				Limit:      res.Limit.Burst,
+				Remaining:  res.Remaining,
+				ResetAfter: max(0, res.ResetAfter),
+			}
+			if !out.Allowed {
+				out.RetryAfter = res.RetryAfter
+			}
+			return out
+		}
+		if ctx.Err() == nil { // not the caller giving up
+			r.failed(err)
+		} else {
+			r.release()
+		}
+	}
+	return r.local.Allow(ctx, key)
+}
+
+// useRedis reports whether this request should ask Redis: always while it
+// works; while it is down, one request per retry interval.
+func (r *Redis) useRedis() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.down {
+		return true
+	}
+	if r.probing || time.Now().Before(r.downUntil) {
+		return false
+	}
+	r.probing = true
+	return true
+}
+
+func (r *Redis) release() {
+	r.mu.Lock()
+	r.probing = false
+	r.mu.Unlock()
+}
+
+func (r *Redis) succeeded() {
+	r.mu.Lock()
+	was := r.down
+	r.down, r.probing = false, false
+	r.mu.Unlock()
+	if was {
+		r.logger.Info("rate limit: Redis is reachable again; budgets are shared again")
+		r.notify(true)
+	}
+}
+
+func (r *Redis) failed(err error) {
+	r.mu.Lock()
+	was := r.down
+	r.down, r.probing = true, false
+	r.downUntil = time.Now().Add(redisRetry)
+	r.mu.Unlock()
+	if !was {
+		r.logger.Warn("rate limit: Redis is unreachable; limiting in this process until it is back",
+			slog.String("error", err.Error()))
+		r.notify(false)
+	}
+}
+
+func (r *Redis) notify(up bool) {
+	if r.onState != nil {
+		r.onState(up)
+	}
+}
