@@ -24,7 +24,7 @@ build() {
 # TOKEN to a token of a client with every permission: the administrator
 # printed on first start, or (on a database used before) a new client.
 start_server() {
-  "$OUT/stockroom" serve --db "$1" --addr "127.0.0.1:$PORT" --log-level WARN 2>"$OUT/server.log" &
+  "$OUT/stockroom" serve --db "$1" --addr "127.0.0.1:$PORT" --log-level WARN --rate-limit 60000000 2>"$OUT/server.log" &
   SERVER_PID=$!
   trap 'kill $SERVER_PID 2>/dev/null || true' EXIT
   for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done

@@ -446,3 +446,70 @@ func TestAuditCommand(t *testing.T) {
 		t.Fatalf("audit of damaged data: exit %d %q", code, out)
 	}
 }
+
+func TestMetrics(t *testing.T) {
+	dsn := testdb.DSN(t, "sqlite")
+	s := startServe(t, dsn, nil, "--rate-limit", "6")
+	tok := mustToken(t, s.url, s.adminID, s.adminSecret)
+	if status, b, _ := call("POST", s.url+"/api/v1/Item", tok, `{"shortID":"M-1","description":"metered"}`); status != 201 {
+		t.Fatalf("create item: %d %s", status, b)
+	}
+	if status, b, _ := call("POST", s.url+"/api/v1/Inventory/Receive", tok, `{"itemID":"M-1","wid":1,"units":3,"reasonCode":1}`); status != 201 {
+		t.Fatalf("receive: %d %s", status, b)
+	}
+	for range 6 {
+		call("GET", s.url+"/api/v1/Warehouse", tok, "")
+	}
+	body := getMetrics(t, s.url)
+	for _, want := range []string{
+		`stockroom_http_requests_total{code="201",route="POST /api/v1/Inventory/Receive"} 1`,
+		`stockroom_http_requests_total{code="200",route="GET /api/v1/Warehouse"} 4`,
+		`stockroom_http_requests_total{code="429",route="GET /api/v1/Warehouse"} 2`,
+		`stockroom_http_request_duration_seconds_count{route="POST /api/v1/Item"} 1`,
+		`stockroom_rate_limit_rejections_total{budget="client"} 2`,
+		`stockroom_stock_transactions_total{type="receive"} 1`,
+		`stockroom_rate_limit_redis_up 0`,
+		`go_sql_open_connections{db_name="sqlite-write"}`,
+		`go_goroutines`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(body)
+	}
+}
+
+func TestMetricsOnTheirOwnAddress(t *testing.T) {
+	s := startServe(t, testdb.DSN(t, "sqlite"), nil, "--metrics-addr", "127.0.0.1:0")
+	m := regexp.MustCompile(`"msg":"metrics listening","addr":"([^"]+)"`).FindStringSubmatch(s.stderr.String())
+	if m == nil {
+		t.Fatalf("no metrics address logged: %s", s.stderr)
+	}
+	if !strings.Contains(getMetrics(t, "http://"+m[1]), "stockroom_rate_limit_redis_up") {
+		t.Fatal("the metrics address serves no Stockroom metrics")
+	}
+	res, err := http.Get(s.url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 404 {
+		t.Fatalf("GET /metrics on the API address: %d, want 404", res.StatusCode)
+	}
+}
+
+func getMetrics(t *testing.T, base string) string {
+	t.Helper()
+	res, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 {
+		t.Fatalf("GET /metrics: %d %s", res.StatusCode, b)
+	}
+	return string(b)
+}

@@ -10,19 +10,24 @@ import (
 	"time"
 
 	"github.com/stockroom/stockroom/internal/httpapi"
+	"github.com/stockroom/stockroom/internal/metrics"
+	"github.com/stockroom/stockroom/internal/ratelimit"
 	"github.com/stockroom/stockroom/internal/service"
 )
 
 // serveConfig is the typed configuration of `stockroom serve`, read from flags
 // and STOCKROOM_* variables here and nowhere else.
 type serveConfig struct {
-	Addr      string
-	DB        string
-	TokenTTL  time.Duration
-	AuthCache time.Duration
-	RateLimit int
-	Redis     string
-	LogLevel  slog.Level
+	Addr         string
+	DB           string
+	TokenTTL     time.Duration
+	AuthCache    time.Duration
+	RateLimit    int
+	Redis        string
+	RealIPHeader string
+	MetricsAddr  string
+	Timeout      time.Duration
+	LogLevel     slog.Level
 }
 
 // shutdownGrace is how long in-flight requests get to finish after SIGINT or
@@ -35,8 +40,11 @@ func runServe(ctx context.Context, e env, args []string) error {
 	fs.StringVar(&cfg.Addr, "addr", "127.0.0.1:8080", "address to listen on")
 	fs.DurationVar(&cfg.TokenTTL, "token-ttl", service.DefaultTokenTTL, "lifetime of issued access tokens")
 	fs.DurationVar(&cfg.AuthCache, "auth-cache", 10*time.Second, "how long a checked token is trusted without asking the database (0 to 60s); a client disabled elsewhere is refused within this time")
-	fs.IntVar(&cfg.RateLimit, "rate-limit", 100, "requests per minute per client")
-	fs.StringVar(&cfg.Redis, "redis", "", "Redis address (host:port) for the shared rate limit; in-process when empty")
+	fs.IntVar(&cfg.RateLimit, "rate-limit", 100, "requests per minute per client (and per remote address for requests without a valid token)")
+	fs.StringVar(&cfg.Redis, "redis", "", "Redis address (host:port) keeping the rate limit shared by every instance; in-process when empty")
+	fs.StringVar(&cfg.RealIPHeader, "real-ip-header", "", "header a trusted proxy sets to the client's address (e.g. X-Forwarded-For); the peer's address when empty")
+	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", "", "address serving GET /metrics on its own; on --addr when empty")
+	fs.DurationVar(&cfg.Timeout, "request-timeout", 30*time.Second, "longest a request may take, database waits included; past it the answer is 503")
 	fs.TextVar(&cfg.LogLevel, "log-level", slog.LevelInfo, "log level: DEBUG, INFO, WARN or ERROR")
 	if err := parseFlags(fs, e, args); err != nil {
 		return err
@@ -47,8 +55,10 @@ func runServe(ctx context.Context, e env, args []string) error {
 		return usageFor(fs, "--token-ttl must be between 1m and 720h")
 	case cfg.AuthCache < 0 || cfg.AuthCache > time.Minute:
 		return usageFor(fs, "--auth-cache must be between 0s and 60s")
-	case cfg.RateLimit < 1:
-		return usageFor(fs, "--rate-limit must be at least 1")
+	case cfg.Timeout < time.Second || cfg.Timeout > 10*time.Minute:
+		return usageFor(fs, "--request-timeout must be between 1s and 10m")
+	case cfg.RateLimit < 1 || cfg.RateLimit > 60_000_000:
+		return usageFor(fs, "--rate-limit must be between 1 and 60000000")
 	}
 	if cfg.Redis != "" {
 		if _, _, err := net.SplitHostPort(cfg.Redis); err != nil {
@@ -88,25 +98,49 @@ func serve(ctx context.Context, e env, cfg serveConfig) error {
 `, id, secret)
 	}
 
+	m := metrics.New()
+	for name, pool := range db.Pools() {
+		m.AddDB(name, pool)
+	}
+	var limiter ratelimit.Limiter = ratelimit.NewLocal(cfg.RateLimit, nil)
+	if cfg.Redis != "" {
+		rl := ratelimit.NewRedis(ratelimit.RedisOptions{Addr: cfg.Redis, PerMinute: cfg.RateLimit, Logger: logger, OnState: m.RedisUp})
+		defer rl.Close()
+		m.RedisUp(true)
+		limiter = rl
+	}
+	api := httpapi.New(httpapi.Config{Service: svc, Logger: logger, RequestTimeout: cfg.Timeout,
+		Limiter: limiter, RealIPHeader: cfg.RealIPHeader, Metrics: m})
+
+	// The API sees every request but GET /metrics, which is served beside it
+	// or on an address of its own.
+	var handler http.Handler = api
+	if cfg.MetricsAddr == "" {
+		handler = withMetrics(api, m.Handler())
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
 	}
-	api := httpapi.New(httpapi.Config{Service: svc, Logger: logger})
-	srv := &http.Server{
-		Handler:           api,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	servers, listeners := []*http.Server{newHTTPServer(handler, logger, cfg.Timeout)}, []net.Listener{ln}
+	if cfg.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		servers = append(servers, newHTTPServer(withMetrics(http.NotFoundHandler(), m.Handler()), logger, cfg.Timeout))
+		listeners = append(listeners, mln)
+		logger.Info("metrics listening", "addr", mln.Addr().String())
 	}
 	logger.Info("listening", "addr", ln.Addr().String(), "token_ttl", cfg.TokenTTL.String(),
 		"rate_limit", cfg.RateLimit, "redis", cfg.Redis != "")
 
 	go sweepIdempotencyKeys(ctx, svc, logger)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	errc := make(chan error, len(servers))
+	for i, srv := range servers {
+		go func() { errc <- srv.Serve(listeners[i]) }()
+	}
 	select {
 	case err := <-errc:
 		return err
@@ -115,14 +149,42 @@ func serve(ctx context.Context, e env, cfg serveConfig) error {
 	logger.Info("shutting down; waiting for in-flight requests", "grace", shutdownGrace.String())
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	for _, srv := range servers {
+		if err := srv.Shutdown(sctx); err != nil {
+			return fmt.Errorf("shutdown: %w", err)
+		}
 	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
+	for range servers {
+		if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// withMetrics serves GET /metrics with metrics and everything else with h.
+func withMetrics(h, metrics http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/metrics" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+			metrics.ServeHTTP(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// newHTTPServer serves h with timeouts that let a request run for its whole
+// requestTimeout and still write its answer.
+func newHTTPServer(h http.Handler, logger *slog.Logger, requestTimeout time.Duration) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      requestTimeout + 30*time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
 }
 
 // sweepIdempotencyKeys deletes expired idempotency keys every few minutes

@@ -97,6 +97,9 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	infoFrom(r.Context()).clientID = tr.clientID
+	if err := s.limit(w, r, budgetToken, tr.clientID, false); err != nil {
+		return err
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Pragma", "no-cache")
 	tok, err := s.svc.IssueToken(r.Context(), tr.clientID, tr.secret)

@@ -37,6 +37,10 @@ type errorBody struct {
 // that are not *stockroom.Error become "Internal error." for the client, and
 // their text goes to the log with the request id. 5xx causes are always logged.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if rl, ok := errors.AsType[*rateLimited](err); ok {
+		writeRateLimited(w, rl)
+		return
+	}
 	code := stockroom.ErrorCode(err)
 	status, ok := statusByCode[code]
 	if !ok {

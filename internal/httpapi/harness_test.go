@@ -46,7 +46,7 @@ func newAPI(t *testing.T, engine string) *api {
 
 // newAPIWith serves db with the given options; the clock and token lifetime
 // are the harness's.
-func newAPIWith(t *testing.T, db *store.DB, opts service.Options) *api {
+func newAPIWith(t *testing.T, db *store.DB, opts service.Options, configure ...func(*httpapi.Config)) *api {
 	t.Helper()
 	a := &api{db: db}
 	opts.TokenTTL = testTTL
@@ -59,7 +59,11 @@ func newAPIWith(t *testing.T, db *store.DB, opts service.Options) *api {
 	if ok {
 		a.adminID, a.adminSecret = id, secret
 	}
-	srv := httptest.NewServer(httpapi.New(httpapi.Config{Service: a.svc}))
+	cfg := httpapi.Config{Service: a.svc}
+	for _, f := range configure {
+		f(&cfg)
+	}
+	srv := httptest.NewServer(httpapi.New(cfg))
 	t.Cleanup(srv.Close)
 	a.url = srv.URL
 	return a

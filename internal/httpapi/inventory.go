@@ -28,6 +28,7 @@ func (s *Server) handleReceive(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.metrics.StockTransaction(stockroom.TxReceive)
 	writeJSON(w, http.StatusCreated, struct {
 		TransactionID int64         `json:"transactionID"`
 		Type          string        `json:"type"`
@@ -85,6 +86,7 @@ func (s *Server) handleIssue(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.metrics.StockTransaction(stockroom.TxIssue)
 	writeJSON(w, http.StatusOK, drawResult{TransactionID: id, Type: stockroom.TxIssue, ItemID: req.ItemID, WID: req.WID,
 		Units: req.Units, Lines: linesOf(draws, false)})
 	return nil
@@ -108,6 +110,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.metrics.StockTransaction(stockroom.TxMove)
 	writeJSON(w, http.StatusOK, drawResult{TransactionID: id, Type: stockroom.TxMove, ItemID: req.ItemID, WID: req.WID,
 		ToWID: &toWID, ToSpot: &toSpot, Units: req.Units, Lines: linesOf(draws, true)})
 	return nil
@@ -132,6 +135,9 @@ func (s *Server) handleHold(hold bool) handlerFunc {
 		typ := stockroom.TxHold
 		if !hold {
 			typ = stockroom.TxRelease
+		}
+		if id != 0 {
+			s.metrics.StockTransaction(typ)
 		}
 		writeJSON(w, http.StatusOK, struct {
 			TransactionID *int64        `json:"transactionID"`

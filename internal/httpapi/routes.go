@@ -15,6 +15,9 @@ type route struct {
 	pattern string
 	// public routes need no token.
 	public bool
+	// byAddress: a public route whose requests spend the remote address's
+	// rate-limit budget.
+	byAddress bool
 	// perm is the SecurityID the route requires; 0 for none beyond a token.
 	perm   stockroom.Permission
 	handle handlerFunc
@@ -26,7 +29,7 @@ func (s *Server) routes() []route {
 		{pattern: "GET /healthz", public: true, handle: s.handleHealth},
 		{pattern: "GET /readyz", public: true, handle: s.handleReady},
 
-		{pattern: "POST /api/v1/Token", public: true, handle: s.handleToken},
+		{pattern: "POST /api/v1/Token", public: true, byAddress: true, handle: s.handleToken},
 
 		{pattern: "GET /api/v1/Item", perm: stockroom.PermItemRead, handle: s.handleItemQuery},
 		{pattern: "GET /api/v1/Item/All", perm: stockroom.PermItemRead, handle: s.handleItemListAll},
@@ -57,13 +60,13 @@ func (s *Server) routes() []route {
 }
 
 // endpoint wraps a route's handler with the checks of contract §2 that come
-// before the body is read: authentication, then read-only accounts on writes,
-// then the permission.
+// before the body is read: authentication, the rate limit, then read-only
+// accounts on writes, then the permission.
 func (s *Server) endpoint(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := infoFrom(r.Context())
 		info.route = rt.pattern
-		if err := s.authorize(r, rt); err != nil {
+		if err := s.authorize(w, r, rt); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
@@ -79,16 +82,29 @@ func (s *Server) endpoint(rt route) http.Handler {
 	})
 }
 
-func (s *Server) authorize(r *http.Request, rt route) error {
+func (s *Server) authorize(w http.ResponseWriter, r *http.Request, rt route) error {
 	if rt.public {
+		if rt.byAddress {
+			return s.limit(w, r, budgetAddress, s.remoteAddr(r), false)
+		}
 		return nil
 	}
 	p, err := s.authenticate(r)
 	if err != nil {
+		// Requests without a valid token spend their address's budget, so
+		// tokens cannot be tried at speed.
+		if stockroom.ErrorCode(err) == stockroom.EUNAUTHORIZED {
+			if lerr := s.limit(w, r, budgetAddress, s.remoteAddr(r), false); lerr != nil {
+				return lerr
+			}
+		}
 		return err
 	}
 	info := infoFrom(r.Context())
 	info.principal, info.clientID = p, p.ClientID
+	if err := s.limit(w, r, budgetClient, p.ClientID, true); err != nil {
+		return err
+	}
 	write := r.Method != http.MethodGet && r.Method != http.MethodHead
 	return p.Authorize(rt.perm, write)
 }

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/metrics"
+	"github.com/stockroom/stockroom/internal/ratelimit"
 	"github.com/stockroom/stockroom/internal/service"
 )
 
@@ -30,14 +32,27 @@ type Config struct {
 	// RequestTimeout bounds the work of one request, database waits included;
 	// 30 s when zero.
 	RequestTimeout time.Duration
+	// Limiter keeps the rate limit's budgets; nil serves without a limit.
+	Limiter ratelimit.Limiter
+	// RealIPHeader names a header (such as X-Forwarded-For) that a trusted
+	// proxy in front sets to the client's address; its last address then
+	// stands for the client in the per-address budget. Empty: the peer's
+	// address.
+	RealIPHeader string
+	// Metrics records requests, refusals and stock transactions; nil records
+	// nothing.
+	Metrics *metrics.Metrics
 }
 
 // Server is the API's http.Handler.
 type Server struct {
-	svc     *service.Service
-	logger  *slog.Logger
-	timeout time.Duration
-	mux     *http.ServeMux
+	svc          *service.Service
+	logger       *slog.Logger
+	timeout      time.Duration
+	limiter      ratelimit.Limiter
+	realIPHeader string
+	metrics      *metrics.Metrics
+	mux          *http.ServeMux
 	// segments maps lower-cased literal path segments of the routes to their
 	// canonical spelling, for clients that do not match the documented case.
 	segments map[string]string
@@ -46,11 +61,14 @@ type Server struct {
 // New returns a Server with every route registered.
 func New(cfg Config) *Server {
 	s := &Server{
-		svc:      cfg.Service,
-		logger:   cfg.Logger,
-		timeout:  cfg.RequestTimeout,
-		mux:      http.NewServeMux(),
-		segments: map[string]string{},
+		svc:          cfg.Service,
+		logger:       cfg.Logger,
+		timeout:      cfg.RequestTimeout,
+		limiter:      cfg.Limiter,
+		realIPHeader: http.CanonicalHeaderKey(cfg.RealIPHeader),
+		metrics:      cfg.Metrics,
+		mux:          http.NewServeMux(),
+		segments:     map[string]string{},
 	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
@@ -96,7 +114,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				s.writeError(sw, r, stockroom.Errorf(stockroom.EINTERNAL, stockroom.MsgInternal))
 			}
 		}
-		s.logAccess(r, info, sw, time.Since(start))
+		d := time.Since(start)
+		s.logAccess(r, info, sw, d)
+		s.metrics.Request(info.route, sw.status, d)
 	}()
 
 	if r.ContentLength > MaxBodyBytes {

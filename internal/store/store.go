@@ -140,6 +140,15 @@ func redact(dsn string) string {
 	return u.Redacted()
 }
 
+// Pools names the connection pools, for their figures in metrics: one on
+// PostgreSQL, a writer and a reader on SQLite.
+func (db *DB) Pools() map[string]*sql.DB {
+	if db.read == db.write {
+		return map[string]*sql.DB{db.engine: db.write}
+	}
+	return map[string]*sql.DB{db.engine + "-write": db.write, db.engine + "-read": db.read}
+}
+
 // Engine returns SQLite or Postgres.
 func (db *DB) Engine() string { return db.engine }
 
