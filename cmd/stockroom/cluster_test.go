@@ -1,0 +1,336 @@
+package main
+
+import (
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stockroom/stockroom/internal/testdb"
+)
+
+// Several instances as separate operating-system processes, so one can be
+// killed with SIGKILL. The test binary doubles as the server: run with
+// STOCKROOM_TEST_MAIN=1 it is `stockroom`.
+
+func TestMain(m *testing.M) {
+	if os.Getenv("STOCKROOM_TEST_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// proc is a `stockroom serve` process.
+type proc struct {
+	t      *testing.T
+	args   []string
+	cmd    *exec.Cmd
+	stderr *syncBuffer
+	addr   string // host:port, kept across restarts
+	url    string
+	exited chan struct{}
+}
+
+// startProc starts `stockroom serve` with args on a free loopback port.
+func startProc(t *testing.T, args ...string) *proc {
+	t.Helper()
+	p := &proc{t: t, args: args, addr: "127.0.0.1:0"}
+	p.start()
+	t.Cleanup(p.kill)
+	return p
+}
+
+// start runs the process on p.addr and waits until it listens. The first
+// start asks the kernel for a port; restarts keep it.
+func (p *proc) start() {
+	p.t.Helper()
+	p.stderr = &syncBuffer{}
+	p.exited = make(chan struct{})
+	p.cmd = exec.Command(os.Args[0], append([]string{"serve", "--addr", p.addr}, p.args...)...)
+	p.cmd.Env = append(os.Environ(), "STOCKROOM_TEST_MAIN=1")
+	p.cmd.Stderr = p.stderr
+	if err := p.cmd.Start(); err != nil {
+		p.t.Fatal(err)
+	}
+	go func() { _ = p.cmd.Wait(); close(p.exited) }()
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); {
+		if addr := listeningAddr(p.stderr.String()); addr != "" {
+			p.addr, p.url = addr, "http://"+addr
+			return
+		}
+		select {
+		case <-p.exited:
+			p.t.Fatalf("serve exited: %s", p.stderr)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	p.t.Fatalf("serve did not listen: %s", p.stderr)
+}
+
+// kill ends the process with SIGKILL: no shutdown, no cleanup.
+func (p *proc) kill() {
+	if p.cmd.Process != nil {
+		_ = p.cmd.Process.Signal(syscall.SIGKILL)
+		<-p.exited
+	}
+}
+
+// restart starts the process again on the same port.
+func (p *proc) restart() { p.start() }
+
+// startCluster starts n instances on one PostgreSQL database, sharing the
+// Redis at redis when it is not empty, and returns them with the
+// administrator's credentials.
+func startCluster(t *testing.T, n int, dsn, redis string, args ...string) (procs []*proc, adminID, adminSecret string) {
+	t.Helper()
+	args = append([]string{"--db", dsn}, args...)
+	if redis != "" {
+		args = append(args, "--redis", redis)
+	}
+	for i := range n {
+		p := startProc(t, args...)
+		if i == 0 {
+			m := credID.FindStringSubmatch(p.stderr.String())
+			if m == nil {
+				t.Fatalf("no administrator printed: %s", p.stderr)
+			}
+			adminID, adminSecret = m[1], credSecret.FindStringSubmatch(p.stderr.String())[1]
+		}
+		procs = append(procs, p)
+	}
+	return procs, adminID, adminSecret
+}
+
+// call sends one request and returns its status and body; a transport error
+// is status 0.
+func call(method, url, token, body string, headers ...string) (int, []byte, http.Header) {
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		return 0, nil, nil
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, []byte(err.Error()), nil
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, b, res.Header
+}
+
+// newClientToken adds a client with every permission and returns a token
+// for it from the instance at url.
+func newClientToken(t *testing.T, dsn, url string) string {
+	t.Helper()
+	out := mustAdmin(t, dsn, "client", "add", "--name", testdb.UniqueName("c-"), "--permissions", "all", "--warehouses", "all")
+	id, secret := credID.FindStringSubmatch(out), credSecret.FindStringSubmatch(out)
+	if id == nil || secret == nil {
+		t.Fatalf("client add printed %q", out)
+	}
+	return mustToken(t, url, id[1], secret[1])
+}
+
+// spread sends n GET requests for one client, round robin over the
+// instances, from a few goroutines, and counts the statuses.
+func spread(t *testing.T, procs []*proc, token string, n int) map[int]int {
+	t.Helper()
+	var (
+		mu     sync.Mutex
+		counts = map[int]int{}
+		next   atomic.Int64
+		wg     sync.WaitGroup
+	)
+	for range 4 {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
+				status, body, h := call("GET", procs[int(i)%len(procs)].url+"/api/v1/Warehouse", token, "")
+				mu.Lock()
+				counts[status]++
+				mu.Unlock()
+				if status == 429 && (h.Get("Retry-After") == "" || !bytes.HasPrefix(body, []byte(`{"message":"Rate limit exceeded.`))) {
+					t.Errorf("429 without Retry-After or with body %s", body)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return counts
+}
+
+// refillBound is the most requests a budget of perMinute can have refilled
+// over d: GCRA adds one every minute/perMinute.
+func refillBound(perMinute int, d time.Duration) int {
+	return int(d/(time.Minute/time.Duration(perMinute))) + 1
+}
+
+// TestClusterSharesTheRateLimit: three processes, one PostgreSQL, one Redis.
+// A client sending 300 requests over the three gets its limit of 100, plus
+// at most what the algorithm refilled while they were sent, and 429 for the
+// rest.
+func TestClusterSharesTheRateLimit(t *testing.T) {
+	redis := testdb.RequireRedis(t)
+	dsn := testdb.DSN(t, "postgres")
+	procs, _, _ := startCluster(t, 3, dsn, redis, "--rate-limit", "100")
+	token := newClientToken(t, dsn, procs[0].url)
+	start := time.Now()
+	counts := spread(t, procs, token, 300)
+	elapsed := time.Since(start)
+	bound := refillBound(100, elapsed)
+	t.Logf("300 requests over 3 instances in %v: %v (refill bound %d)", elapsed.Round(time.Millisecond), counts, bound)
+	if counts[200] < 100 || counts[200] > 100+bound || counts[200]+counts[429] != 300 {
+		t.Fatalf("statuses %v: want 100 (+%d refilled at most) of 200 and the rest 429", counts, bound)
+	}
+}
+
+// TestClusterSurvivesKill: three instances under concurrent receives, moves
+// and issues; one is killed with SIGKILL midway and started again. Every
+// request answered 2xx is in the ledger exactly once, no request is in it
+// twice, and the invariant audit finds nothing.
+func TestClusterSurvivesKill(t *testing.T) {
+	redis := testdb.RequireRedis(t)
+	dsn := testdb.DSN(t, "postgres")
+	procs, _, _ := startCluster(t, 3, dsn, redis, "--rate-limit", "10000000")
+	mustAdmin(t, dsn, "warehouse", "add", "--id", "2", "--name", "Second")
+	token := newClientToken(t, dsn, procs[0].url)
+	items := []string{"K-1", "K-2", "K-3"}
+	for _, it := range items {
+		if s, b, _ := call("POST", procs[0].url+"/api/v1/Item", token, `{"shortID":"`+it+`","description":"kill test"}`); s != 201 {
+			t.Fatalf("create item: %d %s", s, b)
+		}
+	}
+
+	// A restarted instance keeps its port, so its URL holds throughout.
+	urls := []string{procs[0].url, procs[1].url, procs[2].url}
+	type outcome struct {
+		ref    string
+		status int
+		txID   int64
+	}
+	var (
+		mu       sync.Mutex
+		outcomes []outcome
+		seq      atomic.Int64
+		stop     atomic.Bool
+		wg       sync.WaitGroup
+	)
+	for w := range 32 {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 7))
+			for !stop.Load() {
+				n := seq.Add(1)
+				ref := fmt.Sprintf("op-%d", n)
+				item, wid := items[rng.IntN(len(items))], 1+rng.IntN(2)
+				var path, body string
+				switch r := rng.IntN(10); {
+				case r < 4:
+					path, body = "Receive", fmt.Sprintf(`{"itemID":%q,"wid":%d,"units":%d,"reasonCode":1,"reference":%q}`, item, wid, 1+rng.IntN(5), ref)
+				case r < 7:
+					path, body = "Issue", fmt.Sprintf(`{"itemID":%q,"wid":%d,"units":%d,"reasonCode":20,"reference":%q}`, item, wid, 1+rng.IntN(3), ref)
+				default:
+					path, body = "Move", fmt.Sprintf(`{"itemID":%q,"wid":%d,"units":%d,"shipToWid":%d,"toSpot":"M","reference":%q}`, item, wid, 1+rng.IntN(3), 3-wid, ref)
+				}
+				status, resp, _ := call("POST", urls[int(n)%3]+"/api/v1/Inventory/"+path, token, body)
+				o := outcome{ref: ref, status: status}
+				if status/100 == 2 {
+					var v struct{ TransactionID int64 }
+					if err := json.Unmarshal(resp, &v); err != nil || v.TransactionID == 0 {
+						t.Errorf("%s answered %d with %s", path, status, resp)
+					}
+					o.txID = v.TransactionID
+				} else if status != 0 && status != 409 {
+					t.Errorf("%s: %d %s", path, status, resp)
+				}
+				mu.Lock()
+				outcomes = append(outcomes, o)
+				mu.Unlock()
+			}
+		})
+	}
+	answered := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(outcomes)
+	}
+	waitFor := func(n int) {
+		for deadline := time.Now().Add(2 * time.Minute); answered() < n && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	waitFor(1000)
+	procs[1].kill()
+	killedAt := answered()
+	waitFor(killedAt + 500)
+	procs[1].restart()
+	restartedAt := answered()
+	waitFor(restartedAt + 1500)
+	stop.Store(true)
+	wg.Wait()
+
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ledger := map[string][]int64{}
+	rows, err := db.Query(`SELECT reference, id FROM transactions WHERE reference LIKE 'op-%'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var (
+			ref string
+			id  int64
+		)
+		if err := rows.Scan(&ref, &id); err != nil {
+			t.Fatal(err)
+		}
+		ledger[ref] = append(ledger[ref], id)
+	}
+	rows.Close()
+	counts := map[int]int{}
+	for _, o := range outcomes {
+		counts[o.status]++
+		ids := ledger[o.ref]
+		switch {
+		case len(ids) > 1:
+			t.Errorf("%s is in the ledger %d times", o.ref, len(ids))
+		case o.status/100 == 2 && (len(ids) != 1 || ids[0] != o.txID):
+			t.Errorf("%s answered %d with transaction %d; the ledger has %v", o.ref, o.status, o.txID, ids)
+		case o.status == 409 && len(ids) != 0:
+			t.Errorf("%s answered 409 but is in the ledger", o.ref)
+		}
+	}
+	t.Logf("%d requests: %v (0: no answer, the instance was down); killed after %d, restarted after %d",
+		len(outcomes), counts, killedAt, restartedAt)
+	if counts[0] == 0 {
+		t.Errorf("no request met the killed instance")
+	}
+	if out := mustAdmin(t, dsn, "audit"); !strings.Contains(out, "every invariant holds") {
+		t.Fatalf("audit: %s", out)
+	}
+	var served int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM transactions WHERE reference LIKE 'op-%'`).Scan(&served); err != nil {
+		t.Fatal(err)
+	}
+	if served < counts[200]+counts[201] {
+		t.Fatalf("ledger has %d transactions for %d successes", served, counts[200]+counts[201])
+	}
+}
