@@ -79,6 +79,15 @@ func TestStockTransactions(t *testing.T) {
 				t.Fatalf("ledger entry %+v", tx)
 			}
 		})
+		t.Run("LedgerKeepsExactDecimals", func(t *testing.T) {
+			// float64 would read this price back as 123456789012.34567.
+			v := a.mustPost(t, tok, "/api/v1/Inventory/Receive",
+				`{"itemID":"item-a","units":1,"wid":1,"reasonCode":1,"price":123456789012.345678,"netWeight":0.000001}`, 201)
+			r := a.get(t, fmt.Sprintf("/api/v1/Inventory/Transactions/%d", int64(v["transactionID"].(float64))), tok)
+			if !strings.Contains(string(r.body), `"price":123456789012.345678`) || !strings.Contains(string(r.body), `"netWeight":0.000001`) {
+				t.Fatalf("ledger entry %s", r.body)
+			}
+		})
 		t.Run("IssueAndMove", func(t *testing.T) {
 			a.mustPost(t, tok, "/api/v1/Inventory/Receive", map[string]any{"itemID": "ITEM-B", "units": 4, "wid": 1, "reasonCode": 1, "spot": "B1"}, 201)
 			second := a.mustPost(t, tok, "/api/v1/Inventory/Receive", map[string]any{"itemID": "ITEM-B", "units": 6, "wid": 1, "reasonCode": 1, "spot": "B1"}, 201)

@@ -161,7 +161,11 @@ func scanTransaction(row scanner) (stockroom.Transaction, error) {
 		t.ReasonCode = &reason.Int64
 	}
 	t.Lines = []stockroom.TransactionLine{}
-	return t, json.Unmarshal([]byte(details), &t.Details)
+	// Numbers stay as written: quantities and prices in details are exact
+	// decimals, which float64 would round.
+	dec := json.NewDecoder(strings.NewReader(details))
+	dec.UseNumber()
+	return t, dec.Decode(&t.Details)
 }
 
 // ledgerScope restricts transactions to those touching a warehouse in scope.
