@@ -104,7 +104,9 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Pragma", "no-cache")
 	tok, err := s.svc.IssueToken(r.Context(), tr.clientID, tr.secret)
 	if err != nil {
-		if tr.basic && stockroom.ErrorCode(err) == stockroom.EUNAUTHORIZED {
+		if stockroom.ErrorCode(err) == stockroom.EUNAUTHORIZED {
+			// The token endpoint authenticates clients, with HTTP Basic or
+			// form fields (RFC 6749 §2.3.1), never with a bearer token.
 			w.Header().Set("WWW-Authenticate", `Basic realm="stockroom"`)
 		}
 		return err

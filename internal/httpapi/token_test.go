@@ -67,6 +67,13 @@ func TestToken(t *testing.T) {
 			if !strings.HasPrefix(r.header.Get("WWW-Authenticate"), "Basic") {
 				t.Fatalf("WWW-Authenticate %q after failed Basic credentials, want Basic", r.header.Get("WWW-Authenticate"))
 			}
+			// Form credentials are client authentication too: never a
+			// bearer challenge from the token endpoint.
+			r = a.postToken(t, form("grant_type", "client_credentials", "client_id", id, "client_secret", "wrong-secret-0000000"))
+			wantError(t, r, 401, stockroom.EUNAUTHORIZED)
+			if !strings.HasPrefix(r.header.Get("WWW-Authenticate"), "Basic") {
+				t.Fatalf("WWW-Authenticate %q after failed form credentials, want Basic", r.header.Get("WWW-Authenticate"))
+			}
 		})
 		t.Run("BadRequests", func(t *testing.T) {
 			good := []string{"grant_type", "client_credentials", "client_id", a.adminID, "client_secret", a.adminSecret}
