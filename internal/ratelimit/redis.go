@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-redis/redis_rate/v10"
@@ -24,8 +25,10 @@ type Redis struct {
 	// onState, when set, hears every switch: true when Redis is in use.
 	onState func(up bool)
 
+	// down is read on every request without the lock; mu guards the
+	// switches and the retry schedule.
+	down      atomic.Bool
 	mu        sync.Mutex
-	down      bool
 	probing   bool // one request is trying Redis while it is down
 	downUntil time.Time
 }
@@ -114,9 +117,12 @@ func (r *Redis) Allow(ctx context.Context, key string) Result {
 // useRedis reports whether this request should ask Redis: always while it
 // works; while it is down, one request per retry interval.
 func (r *Redis) useRedis() bool {
+	if !r.down.Load() {
+		return true
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.down {
+	if !r.down.Load() {
 		return true
 	}
 	if r.probing || time.Now().Before(r.downUntil) {
@@ -133,9 +139,12 @@ func (r *Redis) release() {
 }
 
 func (r *Redis) succeeded() {
+	if !r.down.Load() {
+		return
+	}
 	r.mu.Lock()
-	was := r.down
-	r.down, r.probing = false, false
+	was := r.down.Swap(false)
+	r.probing = false
 	r.mu.Unlock()
 	if was {
 		r.logger.Info("rate limit: Redis is reachable again; budgets are shared again")
@@ -145,8 +154,8 @@ func (r *Redis) succeeded() {
 
 func (r *Redis) failed(err error) {
 	r.mu.Lock()
-	was := r.down
-	r.down, r.probing = true, false
+	was := r.down.Swap(true)
+	r.probing = false
 	r.downUntil = time.Now().Add(redisRetry)
 	r.mu.Unlock()
 	if !was {
