@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stockroom/stockroom/internal/openapitest"
 	"github.com/stockroom/stockroom/internal/testdb"
 )
 
@@ -24,12 +25,14 @@ import (
 // killed with SIGKILL. The test binary doubles as the server: run with
 // STOCKROOM_TEST_MAIN=1 it is `stockroom`.
 
+// TestMain also holds every response the tests receive to the OpenAPI
+// document.
 func TestMain(m *testing.M) {
 	if os.Getenv("STOCKROOM_TEST_MAIN") == "1" {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	os.Exit(openapitest.Run(m))
 }
 
 // proc is a `stockroom serve` process.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -15,10 +16,14 @@ import (
 
 	"github.com/stockroom/stockroom"
 	"github.com/stockroom/stockroom/internal/httpapi"
+	"github.com/stockroom/stockroom/internal/openapitest"
 	"github.com/stockroom/stockroom/internal/service"
 	"github.com/stockroom/stockroom/internal/store"
 	"github.com/stockroom/stockroom/internal/testdb"
 )
+
+// TestMain holds every response the tests receive to the OpenAPI document.
+func TestMain(m *testing.M) { os.Exit(openapitest.Run(m)) }
 
 // api is a real server on a loopback port over a fresh real database.
 type api struct {

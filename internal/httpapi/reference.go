@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/api"
 )
 
 // handleWarehouseList serves GET /Warehouse: the warehouses in the client's
@@ -55,5 +56,17 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	return nil
+}
+
+// handleOpenAPI serves the OpenAPI document that describes this API.
+func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
+	doc, err := api.JSON()
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	_, _ = w.Write(doc)
 	return nil
 }

@@ -4,11 +4,20 @@ import (
 	"net/http"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/docs"
 )
 
 // handlerFunc is an endpoint's handler; an error it returns is written by
 // writeError.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// handler adapts a plain http.Handler to the route table.
+func handler(h http.Handler) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		h.ServeHTTP(w, r)
+		return nil
+	}
+}
 
 // route is one row of the route table.
 type route struct {
@@ -28,6 +37,10 @@ func (s *Server) routes() []route {
 	return []route{
 		{pattern: "GET /healthz", public: true, handle: s.handleHealth},
 		{pattern: "GET /readyz", public: true, handle: s.handleReady},
+
+		{pattern: "GET /api/v1/openapi.json", public: true, handle: s.handleOpenAPI},
+		{pattern: "GET /docs", public: true, handle: handler(s.docs)},
+		{pattern: "GET " + docs.BundlePath, public: true, handle: handler(s.docs)},
 
 		{pattern: "POST /api/v1/Token", public: true, byAddress: true, handle: s.handleToken},
 

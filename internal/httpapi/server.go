@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/docs"
 	"github.com/stockroom/stockroom/internal/metrics"
 	"github.com/stockroom/stockroom/internal/ratelimit"
 	"github.com/stockroom/stockroom/internal/service"
@@ -52,6 +53,7 @@ type Server struct {
 	limiter      ratelimit.Limiter
 	realIPHeader string
 	metrics      *metrics.Metrics
+	docs         http.Handler
 	mux          *http.ServeMux
 	// segments maps lower-cased literal path segments of the routes to their
 	// canonical spelling, for clients that do not match the documented case.
@@ -67,6 +69,7 @@ func New(cfg Config) *Server {
 		limiter:      cfg.Limiter,
 		realIPHeader: http.CanonicalHeaderKey(cfg.RealIPHeader),
 		metrics:      cfg.Metrics,
+		docs:         docs.Handler("/api/v1/openapi.json"),
 		mux:          http.NewServeMux(),
 		segments:     map[string]string{},
 	}

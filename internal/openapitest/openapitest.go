@@ -1,0 +1,231 @@
+// Package openapitest holds the server to its OpenAPI document in tests: a
+// Checker validates every response a test receives (status, headers and
+// body) against the document in package api, with kin-openapi, and the test
+// binary fails if any response did not match. Test packages install it in
+// TestMain:
+//
+//	func TestMain(m *testing.M) { os.Exit(openapitest.Run(m)) }
+package openapitest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"github.com/stockroom/stockroom/api"
+)
+
+// Checker validates responses against the document.
+type Checker struct {
+	doc    *openapi3.T
+	router routers.Router
+	// segments maps lower-cased literal path segments of the document to
+	// their spelling there: the server forgives the case of paths, so the
+	// checker looks a request up as the server routes it.
+	segments map[string]string
+	// errorSchema validates error responses of requests no route of the
+	// document takes (unknown paths and methods).
+	errorSchema *openapi3.SchemaRef
+
+	checked atomic.Int64
+	mu      sync.Mutex
+	found   []string
+}
+
+// New loads the document and prepares a Checker.
+func New() (*Checker, error) {
+	js, err := api.JSON()
+	if err != nil {
+		return nil, err
+	}
+	doc, err := openapi3.NewLoader().LoadFromData(js)
+	if err != nil {
+		return nil, fmt.Errorf("load the OpenAPI document: %w", err)
+	}
+	doc.Servers = nil // match requests by path alone, whatever host the test server has
+	router, err := legacy.NewRouter(doc)
+	if err != nil {
+		return nil, err
+	}
+	c := &Checker{doc: doc, router: router, segments: map[string]string{}}
+	for path := range doc.Paths.Map() {
+		for seg := range strings.SplitSeq(path, "/") {
+			if seg != "" && !strings.HasPrefix(seg, "{") {
+				c.segments[strings.ToLower(seg)] = seg
+			}
+		}
+	}
+	if doc.Components != nil {
+		c.errorSchema = doc.Components.Schemas["Error"]
+	}
+	return c, nil
+}
+
+// Transport returns a RoundTripper that checks every response base returns.
+// The response body is read whole and handed on unchanged.
+func (c *Checker) Transport(base http.RoundTripper) http.RoundTripper {
+	return roundTripper{c, base}
+}
+
+type roundTripper struct {
+	c    *Checker
+	base http.RoundTripper
+}
+
+func (rt roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	res, err := rt.base.RoundTrip(req)
+	if err != nil {
+		return res, err
+	}
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	res.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		return res, nil // the caller sees the short body; nothing to check
+	}
+	if cerr := rt.c.Check(req, res.StatusCode, res.Header, body); cerr != nil {
+		rt.c.record(fmt.Sprintf("%s %s -> %d: %v\n    body: %.300s", req.Method, req.URL.RequestURI(), res.StatusCode, cerr, body))
+	}
+	return res, nil
+}
+
+func (c *Checker) record(s string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.found = append(c.found, s)
+}
+
+// Check validates one response to req against the document.
+func (c *Checker) Check(req *http.Request, status int, header http.Header, body []byte) error {
+	c.checked.Add(1)
+	route, params, err := c.findRoute(req)
+	if err != nil {
+		// No operation of the document answers this request: the server
+		// must have refused it, with the error object.
+		if status < 400 {
+			return fmt.Errorf("the document has no operation for it: %w", err)
+		}
+		if c.errorSchema == nil {
+			return errors.New("the document has no Error schema in components")
+		}
+		return c.doc.ValidateSchemaJSON(c.errorSchema.Value, decode(body))
+	}
+	if req.Method == http.MethodHead {
+		body = nil
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{
+			Request:    req,
+			PathParams: params,
+			Route:      route,
+			Options:    &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
+		},
+		Status:  status,
+		Header:  header,
+		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+	}
+	in.SetBodyBytes(body)
+	return openapi3filter.ValidateResponse(context.Background(), in)
+}
+
+// findRoute finds the operation for req, forgiving the case of literal
+// path segments as the server does.
+func (c *Checker) findRoute(req *http.Request) (*routers.Route, map[string]string, error) {
+	// Route by the escaped path, as the server does, so that an escaped
+	// "/" inside a ShortID stays inside its segment.
+	if req.URL.RawPath != "" {
+		r2 := req.Clone(req.Context())
+		u := *req.URL
+		u.Path, u.RawPath = req.URL.RawPath, ""
+		r2.URL = &u
+		req = r2
+	}
+	route, params, err := c.router.FindRoute(req)
+	if err == nil {
+		return route, params, nil
+	}
+	segs := strings.Split(req.URL.Path, "/")
+	changed := false
+	for i, s := range segs {
+		if canon, ok := c.segments[strings.ToLower(s)]; ok && canon != s {
+			segs[i], changed = canon, true
+		}
+	}
+	if !changed {
+		return nil, nil, err
+	}
+	r2 := req.Clone(req.Context())
+	u := *req.URL
+	u.Path, u.RawPath = strings.Join(segs, "/"), ""
+	r2.URL = &u
+	return c.router.FindRoute(r2)
+}
+
+func decode(body []byte) any {
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return string(body)
+	}
+	return v
+}
+
+func init() {
+	// The documentation page and its script are text too.
+	for _, ct := range []string{"text/html", "text/javascript", "application/javascript", "text/css"} {
+		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
+	}
+}
+
+// Mismatches returns every response that did not match, in order.
+func (c *Checker) Mismatches() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.found)
+}
+
+// Checked is how many responses were checked.
+func (c *Checker) Checked() int64 { return c.checked.Load() }
+
+// Run installs a Checker on http.DefaultClient (which http.Get and friends
+// use too), runs the tests and returns their exit code: 1 when a response
+// did not match the document, even if every test passed.
+func Run(m *testing.M) int {
+	c, err := New()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "openapi:", err)
+		return 1
+	}
+	base := http.DefaultClient.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	http.DefaultClient.Transport = c.Transport(base)
+	code := m.Run()
+	found := c.Mismatches()
+	for _, f := range found {
+		fmt.Fprintln(os.Stderr, "openapi mismatch:", f)
+	}
+	if len(found) > 0 {
+		fmt.Fprintf(os.Stderr, "openapi: %d of %d responses do not match the document\n", len(found), c.Checked())
+		return 1
+	}
+	if testing.Verbose() {
+		fmt.Fprintf(os.Stderr, "openapi: %d responses match the document\n", c.Checked())
+	}
+	return code
+}
