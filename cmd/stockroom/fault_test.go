@@ -178,6 +178,35 @@ func TestFaultRedisRestart(t *testing.T) {
 		}
 		t.Logf("%s: %v", phase, counts)
 	}
+	// Load from another client runs throughout, so Redis stops and starts
+	// with requests in flight; none of them may fail.
+	var (
+		stop   atomic.Bool
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		during = map[int]int{}
+	)
+	background := newClientToken(t, dsn, procs[0].url)
+	for w := range 4 {
+		wg.Go(func() {
+			for i := 0; !stop.Load(); i++ {
+				status, _, _ := call("GET", procs[(w+i)%len(procs)].url+"/api/v1/Warehouse", background, "")
+				mu.Lock()
+				during[status]++
+				mu.Unlock()
+			}
+		})
+	}
+	defer func() {
+		stop.Store(true)
+		wg.Wait()
+		t.Logf("background load: %v", during)
+		for status := range during {
+			if status != 200 && status != 429 {
+				t.Errorf("background load got statuses other than 200 and 429: %v", during)
+			}
+		}
+	}()
 	shared("before")
 
 	sh(t, redisStop)
