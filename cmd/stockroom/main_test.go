@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -16,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/client"
 	"github.com/stockroom/stockroom/internal/store"
 	"github.com/stockroom/stockroom/internal/testdb"
 )
@@ -173,21 +176,6 @@ func mustToken(t *testing.T, base, id, secret string) string {
 	return tb.AccessToken
 }
 
-// list GETs a paged list and returns the status and the records.
-func list(t *testing.T, base, path, token string) (int, []map[string]any) {
-	t.Helper()
-	req, _ := http.NewRequest("GET", base+path, nil)
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var env struct{ Value []map[string]any }
-	_ = json.NewDecoder(res.Body).Decode(&env)
-	return res.StatusCode, env.Value
-}
-
 func TestServeEndToEnd(t *testing.T) {
 	for _, engine := range testdb.Engines(t) {
 		t.Run(engine, func(t *testing.T) {
@@ -197,11 +185,12 @@ func TestServeEndToEnd(t *testing.T) {
 				t.Fatalf("first start printed no administrator credential: %s", s.stderr)
 			}
 
-			// The README's walk-through: printed credential → token → list.
-			admTok := mustToken(t, s.url, s.adminID, s.adminSecret)
-			status, whs := list(t, s.url, "/api/v1/Warehouse", admTok)
-			if status != 200 || len(whs) != 1 || whs[0]["name"] != "Main" || whs[0]["wID"] != 1.0 || whs[0]["active"] != true {
-				t.Fatalf("GET /Warehouse: %d %v", status, whs)
+			// The README's walk-through: printed credential → token → list,
+			// here through the SDK.
+			admin := sdk(t, s.url, s.adminID, s.adminSecret)
+			whs, err := admin.ListWarehouses(ctx, client.ListOptions{})
+			if err != nil || len(whs.Value) != 1 || whs.Value[0] != (stockroom.Warehouse{ID: 1, Name: "Main", Active: true}) {
+				t.Fatalf("GET /Warehouse: %+v %v", whs, err)
 			}
 
 			// Admin commands work on the database while the server runs.
@@ -211,9 +200,9 @@ func TestServeEndToEnd(t *testing.T) {
 			if id == nil || secret == nil || id[1] != "picker" {
 				t.Fatalf("client add printed %q", out)
 			}
-			pickTok := mustToken(t, s.url, "picker", secret[1])
-			if _, whs := list(t, s.url, "/api/v1/Warehouse", pickTok); len(whs) != 1 || whs[0]["wID"] != 2.0 {
-				t.Fatalf("scoped client sees %v, want only warehouse 2", whs)
+			picker := sdk(t, s.url, "picker", secret[1])
+			if whs, err := picker.ListWarehouses(ctx, client.ListOptions{}); err != nil || len(whs.Value) != 1 || whs.Value[0].ID != 2 {
+				t.Fatalf("scoped client sees %+v (%v), want only warehouse 2", whs, err)
 			}
 			if out := mustAdmin(t, dsn, "warehouse", "list"); !strings.Contains(out, "North") || !strings.Contains(out, "Main") {
 				t.Fatalf("warehouse list: %s", out)
@@ -226,18 +215,21 @@ func TestServeEndToEnd(t *testing.T) {
 			if out := mustAdmin(t, dsn, "reasoncode", "list"); !strings.Contains(out, "Quality hold") || !strings.Contains(out, "Purchase order receipt") {
 				t.Fatalf("reasoncode list: %s", out)
 			}
-			if _, rcs := list(t, s.url, "/api/v1/ReasonCode?sort=code&direction=desc&pageSize=1", admTok); len(rcs) != 1 || rcs[0]["code"] != 77.0 {
-				t.Fatalf("the API does not show the new reason code: %v", rcs)
+			rcs, err := admin.ListReasonCodes(ctx, client.ListOptions{Sort: "code", Direction: stockroom.DirectionDesc, PageSize: 1})
+			if err != nil || len(rcs.Value) != 1 || rcs.Value[0].Code != 77 || rcs.Value[0].Direction != "issue" {
+				t.Fatalf("the API does not show the new reason code: %+v %v", rcs, err)
 			}
 
 			// Disabling stops the client's tokens; enabling lets it in again;
 			// rotation replaces the secret.
 			mustAdmin(t, dsn, "client", "disable", "--id", "picker")
 			// The server trusts a checked token for --auth-cache (1s here).
+			// (The SDK, refused, asks for a new token once, which is refused
+			// too.)
 			deadline := time.Now().Add(5 * time.Second)
-			for status, _ := list(t, s.url, "/api/v1/Warehouse", pickTok); status != 401; status, _ = list(t, s.url, "/api/v1/Warehouse", pickTok) {
+			for _, err := picker.ListWarehouses(ctx, client.ListOptions{}); statusOf(err) != 401; _, err = picker.ListWarehouses(ctx, client.ListOptions{}) {
 				if time.Now().After(deadline) {
-					t.Fatalf("disabled client's token still works after 5s (--auth-cache 1s): %d", status)
+					t.Fatalf("disabled client's token still works after 5s (--auth-cache 1s): %v", err)
 				}
 				time.Sleep(100 * time.Millisecond)
 			}
@@ -412,23 +404,16 @@ func TestAuditCommand(t *testing.T) {
 		t.Fatalf("audit of an empty database: %q", out)
 	}
 	s := startServe(t, dsn, nil)
-	tok := mustToken(t, s.url, s.adminID, s.adminSecret)
-	post := func(path, body string) {
-		req, _ := http.NewRequest("POST", s.url+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+tok)
-		req.Header.Set("Content-Type", "application/json")
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		if res.StatusCode >= 300 {
-			t.Fatalf("POST %s: %d", path, res.StatusCode)
-		}
+	c := sdk(t, s.url, s.adminID, s.adminSecret)
+	if _, err := c.CreateItem(ctx, client.ItemInput{ShortID: "AUD-1"}); err != nil {
+		t.Fatal(err)
 	}
-	post("/api/v1/Item", `{"shortID":"AUD-1"}`)
-	post("/api/v1/Inventory/Receive", `{"itemID":"AUD-1","units":10,"wid":1,"reasonCode":1}`)
-	post("/api/v1/Inventory/Issue", `{"itemID":"AUD-1","units":4,"wid":1,"reasonCode":20}`)
+	if _, err := c.Receive(ctx, client.ReceiveRequest{ItemID: "AUD-1", Units: 10 * stockroom.UnitScale, WID: 1, ReasonCode: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Issue(ctx, client.IssueRequest{ItemID: "AUD-1", Units: 4 * stockroom.UnitScale, WID: 1, ReasonCode: 20}); err != nil {
+		t.Fatal(err)
+	}
 	if out := mustAdmin(t, dsn, "audit"); !strings.Contains(out, "every invariant holds") {
 		t.Fatalf("audit after transactions: %q", out)
 	}
@@ -512,4 +497,26 @@ func getMetrics(t *testing.T, base string) string {
 		t.Fatalf("GET /metrics: %d %s", res.StatusCode, b)
 	}
 	return string(b)
+}
+
+var ctx = context.Background()
+
+// sdk returns an SDK client of the server at base, as an integrator's program
+// would make one.
+func sdk(t *testing.T, base, id, secret string) *client.Client {
+	t.Helper()
+	c, err := client.New(base, id, secret, client.WithMaxRateLimitWait(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// statusOf is the HTTP status of an SDK error; 0 for none or a transport
+// error.
+func statusOf(err error) int {
+	if e, ok := errors.AsType[*client.Error](err); ok {
+		return e.StatusCode
+	}
+	return 0
 }
