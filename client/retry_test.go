@@ -2,12 +2,16 @@ package client_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stockroom/stockroom"
 	"github.com/stockroom/stockroom/client"
@@ -166,5 +170,49 @@ func TestEachCallGetsItsOwnKey(t *testing.T) {
 		if tok.idempotencyKey != "" {
 			t.Fatalf("token request sent Idempotency-Key %q", tok.idempotencyKey)
 		}
+	}
+}
+
+// TestRetryWhileFirstAttemptRuns: a 409 that says (with Retry-After) that a
+// request with the same Idempotency-Key is still running is retried; a 409
+// that waiting cannot change, short stock, is not.
+func TestRetryWhileFirstAttemptRuns(t *testing.T) {
+	s := newServer(t, serverConfig{})
+	tp := &tap{}
+	c := s.admin(t, tp.option(), client.WithRetries(1, 10*time.Millisecond))
+	ctx := context.Background()
+	item := unique("RUN")
+	if _, err := c.CreateItem(ctx, client.ItemInput{ShortID: item}); err != nil {
+		t.Fatal(err)
+	}
+	// A first attempt holds the key, as one still running on another
+	// instance would.
+	tok, err := c.Token(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.svc.Authenticate(ctx, tok.AccessToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := client.ReceiveRequest{ItemID: item, Units: stockroom.UnitScale, WID: 1, ReasonCode: 1}
+	body, _ := json.Marshal(req)
+	sum := sha256.Sum256(append([]byte("POST /api/v1/Inventory/Receive\n"), body...))
+	if o, _, err := s.svc.ClaimIdempotencyKey(ctx, p, "k-running", hex.EncodeToString(sum[:])); err != nil || o != stockroom.ClaimNew {
+		t.Fatalf("claim: %v %v", o, err)
+	}
+	_, err = c.Receive(client.WithIdempotencyKey(ctx, "k-running"), req)
+	if e, ok := errors.AsType[*client.Error](err); !ok || e.StatusCode != 409 || e.RetryAfter <= 0 {
+		t.Fatalf("receive while the key is held: %v", err)
+	}
+	if n := tp.count("POST", "/Inventory/Receive", 409); n != 2 {
+		t.Fatalf("%d attempts got 409, want 2 (the call and one retry)", n)
+	}
+	_, err = c.Issue(ctx, client.IssueRequest{ItemID: item, Units: stockroom.UnitScale, WID: 1, ReasonCode: 20})
+	if e, ok := errors.AsType[*client.Error](err); !ok || e.StatusCode != 409 {
+		t.Fatalf("issue of missing stock: %v", err)
+	}
+	if n := tp.count("POST", "/Inventory/Issue", 409); n != 1 {
+		t.Fatalf("short stock was sent %d times, want once", n)
 	}
 }

@@ -38,8 +38,8 @@ const maxResponseBytes = 64 << 20
 const defaultRetryAfter = 30 * time.Second
 
 // do sends a call, waiting out rate limits, renewing the token once on a
-// 401 and retrying transport failures and 502/503/504 within the client's
-// limits, and decodes a 2xx body into out (unless out is nil). It returns the
+// 401 and retrying transport failures, 502/503/504 and a POST's 409 "still
+// in progress" within the client's limits, and decodes a 2xx body into out (unless out is nil). It returns the
 // headers of the final response.
 func (c *Client) do(ctx context.Context, cl call, out any) (http.Header, error) {
 	var (
@@ -115,7 +115,11 @@ func (c *Client) do(ctx context.Context, cl call, out any) (http.Header, error) 
 				}
 				continue
 			}
-		case (status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout) && retries < c.maxRetries:
+		case (status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout ||
+			// A 409 with Retry-After on a POST: an earlier attempt with
+			// this Idempotency-Key (say, one whose answer the network
+			// lost) is still running; its answer will be replayed.
+			(status == http.StatusConflict && key != "" && apiErr.RetryAfter > 0)) && retries < c.maxRetries:
 			retries++
 			wait := max(c.backoff(retries), apiErr.RetryAfter)
 			if fitsDeadline(ctx, wait) {

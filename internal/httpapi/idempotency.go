@@ -48,6 +48,10 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, key string, 
 	case stockroom.ClaimMismatch:
 		return stockroom.Errorf(stockroom.EIDEMPOTENCY, "This Idempotency-Key was used with a different request.")
 	case stockroom.ClaimRunning:
+		// Retry-After tells this 409 from a refusal that waiting cannot
+		// change (short stock, a duplicate): the first request's answer
+		// is usually there within the second.
+		w.Header().Set("Retry-After", "1")
 		return stockroom.Errorf(stockroom.ECONFLICT, "A request with this Idempotency-Key is still in progress; retry later.")
 	case stockroom.ClaimLost:
 		return stockroom.Errorf(stockroom.ECONFLICT, "A request with this Idempotency-Key was applied, but its response was lost; see GET /Inventory/Transactions.")

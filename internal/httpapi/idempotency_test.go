@@ -161,7 +161,11 @@ func TestIdempotencyAfterACrash(t *testing.T) {
 			if o, _, err := a.svc.ClaimIdempotencyKey(ctx, p, "k-died", hash); err != nil || o != stockroom.ClaimNew {
 				t.Fatalf("claim: %d %v", o, err)
 			}
-			wantError(t, other.postKey(t, tok, "/api/v1/Inventory/Receive", "k-died", receive), 409, stockroom.ECONFLICT)
+			r := other.postKey(t, tok, "/api/v1/Inventory/Receive", "k-died", receive)
+			wantError(t, r, 409, stockroom.ECONFLICT)
+			if r.header.Get("Retry-After") != "1" {
+				t.Fatalf("409 while the first request may still run: Retry-After %q, want 1", r.header.Get("Retry-After"))
+			}
 			a.advance(stockroom.IdempotencyLease)
 			other.advance(stockroom.IdempotencyLease)
 			if r := other.postKey(t, tok, "/api/v1/Inventory/Receive", "k-died", receive); r.status != 201 {
@@ -178,8 +182,11 @@ func TestIdempotencyAfterACrash(t *testing.T) {
 			before := a.ledgerSize(t, tok)
 			a.advance(stockroom.IdempotencyLease)
 			other.advance(stockroom.IdempotencyLease)
-			r := other.postKey(t, tok, "/api/v1/Inventory/Receive", "k-lost", receive)
+			r = other.postKey(t, tok, "/api/v1/Inventory/Receive", "k-lost", receive)
 			wantError(t, r, 409, stockroom.ECONFLICT)
+			if r.header.Get("Retry-After") != "" {
+				t.Fatalf("409 for a lost response says Retry-After %q; retrying cannot help", r.header.Get("Retry-After"))
+			}
 			if n := a.ledgerSize(t, tok); n != before {
 				t.Fatalf("a request whose response was lost ran again: ledger %d -> %d", before, n)
 			}
