@@ -28,10 +28,9 @@ type ledgerHead struct {
 }
 
 // appendLedger writes a transaction and its lines, applies the transaction's
-// changes to kept counts, and returns its id. The counts come last, so their
-// shared rows stay locked only until the commit. On PostgreSQL all of it is
-// one statement (a data-modifying WITH, which SQLite lacks), saving round
-// trips on every stock transaction.
+// changes to kept counts, and returns its id: one batch, so one statement on
+// PostgreSQL. The counts come last, so their shared rows stay locked only
+// until the commit.
 func (db *DB) appendLedger(ctx context.Context, tx *sql.Tx, h ledgerHead, lines []ledgerLine, counts countChanges) (int64, error) {
 	details := h.entry.Details
 	if details == nil {
@@ -45,56 +44,37 @@ func (db *DB) appendLedger(ctx context.Context, tx *sql.Tx, h ledgerHead, lines 
 	if h.entry.ReasonCode != 0 {
 		reason = h.entry.ReasonCode
 	}
-	var a args
-	head := `
-		INSERT INTO transactions (type, time, client_id, part_no, wid, to_wid, spot, to_spot, units,
-			reason_code, reference, remark, details)
-		VALUES (` + strings.Join([]string{
-		a.add(h.typ), a.add(micros(h.entry.Time)), a.add(h.entry.ClientID), a.add(h.partNo), a.add(h.wid),
-		a.add(h.toWID), a.add(h.spot), a.add(h.toSpot), a.add(h.units), a.add(reason), a.add(h.entry.Reference),
-		a.add(h.entry.Remark), a.add(string(js)),
-	}, ", ") + `)
-		RETURNING id`
-	var id int64
-	if db.engine == Postgres {
-		with := []string{"t AS (" + head + ")"}
-		if len(lines) > 0 {
+	b := db.newBatch()
+	var id sql.NullInt64
+	b.add(&id, func(a *args) string {
+		return `
+			INSERT INTO transactions (type, time, client_id, part_no, wid, to_wid, spot, to_spot, units,
+				reason_code, reference, remark, details)
+			VALUES (` + strings.Join([]string{
+			a.add(h.typ), a.add(micros(h.entry.Time)), a.add(h.entry.ClientID), a.add(h.partNo), a.add(h.wid),
+			a.add(h.toWID), a.add(h.spot), a.add(h.toSpot), a.add(h.units), a.add(reason), a.add(h.entry.Reference),
+			a.add(h.entry.Remark), a.add(string(js)),
+		}, ", ") + `)
+			RETURNING id`
+	})
+	if len(lines) > 0 {
+		b.exec(func(a *args) string {
+			txID := b.value(a, &id)
 			rows := make([]string, len(lines))
 			for i, l := range lines {
-				rows[i] = "(CAST(" + a.add(i+1) + " AS INTEGER), CAST(" + a.add(l.recNo) + " AS BIGINT), CAST(" +
-					a.add(l.partNo) + " AS BIGINT), CAST(" + a.add(l.wid) + " AS BIGINT), CAST(" + a.add(l.spot) +
-					" AS TEXT), CAST(" + a.add(l.units) + " AS BIGINT))"
+				rows[i] = "(" + strings.Join([]string{txID, a.add(i + 1), a.add(l.recNo), a.add(l.partNo), a.add(l.wid), a.add(l.spot), a.add(l.units)}, ", ") + ")"
 			}
-			with = append(with, `l AS (
+			return `
 				INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
-				SELECT t.id, v.line, v.rec_no, v.part_no, v.wid, v.spot, v.units
-				FROM t, (VALUES `+strings.Join(rows, ", ")+`) AS v (line, rec_no, part_no, wid, spot, units)
-			)`)
-		}
-		if c := countsSQL(&a, counts.deltas()); c != "" {
-			with = append(with, "c AS ("+c+")")
-		}
-		err := tx.QueryRowContext(ctx, "WITH "+strings.Join(with, ",\n")+"\nSELECT id FROM t", a...).Scan(&id)
-		return id, err
+				VALUES ` + strings.Join(rows, ", ")
+		})
 	}
-	if err := tx.QueryRowContext(ctx, head, a...).Scan(&id); err != nil {
+	deltas := counts.deltas()
+	b.exec(func(a *args) string { return countsSQL(a, deltas) })
+	if err := b.run(ctx, tx); err != nil {
 		return 0, err
 	}
-	if len(lines) > 0 {
-		var (
-			b    args
-			rows = make([]string, len(lines))
-		)
-		for i, l := range lines {
-			rows[i] = "(" + strings.Join([]string{b.add(id), b.add(i + 1), b.add(l.recNo), b.add(l.partNo), b.add(l.wid), b.add(l.spot), b.add(l.units)}, ", ") + ")"
-		}
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
-			VALUES `+strings.Join(rows, ", "), b...); err != nil {
-			return 0, err
-		}
-	}
-	return id, addCounts(ctx, tx, counts.deltas()...)
+	return id.Int64, nil
 }
 
 const transactionColumns = `

@@ -61,10 +61,8 @@ func adjustLevels(ctx context.Context, tx *sql.Tx, b *batch, now time.Time, coun
 	after := make([]sql.NullInt64, len(rows))
 	for i, r := range rows {
 		b.add(&after[i], func(a *args) string { return levelSQL(a, r, now) })
-		if b.len() == maxBatch { // a bulk load's many rows
-			if err := b.run(ctx, tx); err != nil {
-				return err
-			}
+		if err := b.runIfFull(ctx, tx); err != nil { // a bulk load's many rows
+			return err
 		}
 	}
 	if err := b.run(ctx, tx); err != nil {

@@ -27,47 +27,42 @@ func (db *DB) Receive(ctx context.Context, r stockroom.Receipt, e stockroom.Ledg
 		txID int64
 	)
 	err := db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		now := micros(e.Time)
 		// The lot is only inserted while the item is not discontinued,
 		// checked in the same statement so no discontinue can slip between.
-		insert := `
-			INSERT INTO lots (part_no, wid, spot, units, received, shipped, serial, serial2, rfid_tag, remark,
-				associate, hold, job_id, active, reference, net_weight, gross_weight, price, expires, supplier,
-				line, modified)
-			SELECT $1, $2, $3, $4, $5, NULL, $6, $7, $8, $9, '', $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $5
-			FROM items
-			WHERE part_no = $1 AND NOT discontinued
-			RETURNING *`
-		a := []any{r.PartNo, r.WID, r.Spot, r.Units, now, r.Serial, r.Serial2, r.RFIDTag, r.Remark,
-			false, r.JobID, true, r.Reference, r.NetWeight, r.GrossWeight, r.Price, optMicros(r.Expires),
-			r.Supplier, r.Line}
-		var err error
-		if db.engine == Postgres {
-			// One statement inserts the lot and reads it back with its names.
-			lot, err = scanLot(tx.QueryRowContext(ctx, `WITH l AS (`+insert+`)
-				SELECT `+lotColumns+`
-				FROM l JOIN items i ON i.part_no = l.part_no JOIN warehouses w ON w.wid = l.wid`, a...))
-		} else {
-			var recNo int64
-			err = tx.QueryRowContext(ctx, strings.Replace(insert, "RETURNING *", "RETURNING rec_no", 1), a...).Scan(&recNo)
-			if err == nil {
-				lot, err = scanLot(tx.QueryRowContext(ctx, `SELECT `+lotColumns+` FROM `+lotFrom+` WHERE l.rec_no = $1`, recNo))
-			}
-		}
-		if errors.Is(err, sql.ErrNoRows) {
-			return stockroom.ErrDiscontinued
-		} else if err != nil {
-			return err
-		}
-		recNo := lot.RecNo
+		// It goes in one batch with the levels; if the item was
+		// discontinued, the error rolls those back.
+		b := db.newBatch()
+		var recNo sql.NullInt64
+		b.add(&recNo, func(a *args) string {
+			now := a.add(micros(e.Time))
+			return `
+				INSERT INTO lots (part_no, wid, spot, units, received, shipped, serial, serial2, rfid_tag, remark,
+					associate, hold, job_id, active, reference, net_weight, gross_weight, price, expires, supplier,
+					line, modified)
+				SELECT part_no, ` + strings.Join([]string{a.add(r.WID), a.add(r.Spot), a.add(r.Units), now, "NULL",
+				a.add(r.Serial), a.add(r.Serial2), a.add(r.RFIDTag), a.add(r.Remark), "''", a.add(false), a.add(r.JobID),
+				a.add(true), a.add(r.Reference), a.add(r.NetWeight), a.add(r.GrossWeight), a.add(r.Price),
+				a.add(optMicros(r.Expires)), a.add(r.Supplier), a.add(r.Line), now}, ", ") + `
+				FROM items
+				WHERE part_no = ` + a.add(r.PartNo) + ` AND NOT discontinued
+				RETURNING rec_no`
+		})
 		counts := countChanges{}
-		if err := adjustLevels(ctx, tx, db.newBatch(), e.Time, counts, levelChange{partNo: r.PartNo, wid: r.WID, inStock: r.Units}); err != nil {
+		if err := adjustLevels(ctx, tx, b, e.Time, counts, levelChange{partNo: r.PartNo, wid: r.WID, inStock: r.Units}); err != nil {
 			return err
+		}
+		if !recNo.Valid {
+			return stockroom.ErrDiscontinued
 		}
 		counts.lot(r.WID, 1, true, true)
+		var err error
 		txID, err = db.appendLedger(ctx, tx,
 			ledgerHead{typ: stockroom.TxReceive, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units, entry: e},
-			[]ledgerLine{{recNo: recNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}}, counts)
+			[]ledgerLine{{recNo: recNo.Int64, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}}, counts)
+		if err != nil {
+			return err
+		}
+		lot, err = scanLot(tx.QueryRowContext(ctx, `SELECT `+lotColumns+` FROM `+lotFrom+` WHERE l.rec_no = $1`, recNo.Int64))
 		return err
 	})
 	return lot, txID, err
@@ -157,6 +152,9 @@ func (db *DB) Withdraw(ctx context.Context, w stockroom.Withdrawal, e stockroom.
 				splitLines[len(lines)+1] = i
 				lines = append(lines, from, ledgerLine{partNo: w.PartNo, wid: w.ToWID, spot: w.ToSpot, units: d.Units})
 			}
+			if err := b.runIfFull(ctx, tx); err != nil { // a draw from very many lots
+				return err
+			}
 		}
 		changes := []levelChange{{partNo: w.PartNo, wid: w.WID, inStock: -w.Units, onHold: -held}}
 		if isMove {
@@ -189,16 +187,11 @@ func (db *DB) Withdraw(ctx context.Context, w stockroom.Withdrawal, e stockroom.
 
 // splitLot queues taking units out of lot recNo into a new lot at the
 // destination, carrying the same item, serials, owner, hold and received
-// time; newRecNo is the new lot's recNo once b has run.
+// time; newRecNo is the new lot's recNo once b has run. The new lot copies
+// the source row as it was before the split (on PostgreSQL both statements
+// see the same snapshot): the columns copied are not the ones that change.
 func splitLot(b *batch, newRecNo *sql.NullInt64, recNo int64, units stockroom.Units, toWID int64, toSpot string, now int64) {
-	update := func(a *args) string {
-		return `
-			UPDATE lots SET
-				units = units - ` + a.add(units) + `,
-				modified = ` + bumpModified("modified", a.add(now)) + `
-			WHERE rec_no = ` + a.add(recNo)
-	}
-	insert := func(a *args, from string) string {
+	b.add(newRecNo, func(a *args) string {
 		return `
 			INSERT INTO lots (part_no, wid, spot, units, received, shipped, serial, serial2, rfid_tag,
 				remark, associate, hold, job_id, active, reference, net_weight, gross_weight, price,
@@ -206,18 +199,17 @@ func splitLot(b *batch, newRecNo *sql.NullInt64, recNo int64, units stockroom.Un
 			SELECT part_no, ` + a.add(toWID) + `, ` + a.add(toSpot) + `, ` + a.add(units) + `, received, NULL, serial, serial2, rfid_tag,
 				remark, associate, hold, job_id, active, reference, net_weight, gross_weight, price,
 				expires, supplier, line, ` + a.add(now) + `
-			FROM ` + from + `
+			FROM lots
+			WHERE rec_no = ` + a.add(recNo) + `
 			RETURNING rec_no`
-	}
-	if b.pg {
-		// The new lot copies the source row as the update left it.
-		src := b.source(func(a *args) string { return update(a) + " RETURNING *" })
-		b.add(newRecNo, func(a *args) string { return insert(a, src) })
-		return
-	}
-	var ignored sql.NullInt64
-	b.add(&ignored, func(a *args) string { return update(a) + " RETURNING rec_no" })
-	b.add(newRecNo, func(a *args) string { return insert(a, "lots WHERE rec_no = "+a.add(recNo)) })
+	})
+	b.exec(func(a *args) string {
+		return `
+			UPDATE lots SET
+				units = units - ` + a.add(units) + `,
+				modified = ` + bumpModified("modified", a.add(now)) + `
+			WHERE rec_no = ` + a.add(recNo)
+	})
 }
 
 // firstCandidates is how many lots a withdrawal locks on its first try.

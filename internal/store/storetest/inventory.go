@@ -170,6 +170,32 @@ func (h *harness) testInventory(t *testing.T) {
 		}
 		s.audit()
 	})
+	t.Run("DrawsFromMoreLotsThanOneBatchHolds", func(t *testing.T) {
+		// An issue and a move each touching 1,700 lots: more statements than
+		// one PostgreSQL statement can carry.
+		s := h.openStock(t)
+		const lots = 1700
+		rs := make([]stockroom.Receipt, lots*2)
+		for i := range rs {
+			rs[i] = stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Spot: "S", Units: u(1)}}
+		}
+		_, err := s.ReceiveMany(ctx, rs, s.entry())
+		must(t, err)
+		draws, err := s.withdraw(stockroom.Withdrawal{Type: stockroom.TxIssue, PartNo: s.a.PartNo, WID: 1, Units: u(lots)})
+		must(t, err)
+		if len(draws) != lots {
+			t.Fatalf("issue drew from %d lots, want %d", len(draws), lots)
+		}
+		draws, err = s.withdraw(stockroom.Withdrawal{Type: stockroom.TxMove, PartNo: s.a.PartNo, WID: 1, ToWID: 2, ToSpot: "T", Units: u(lots)})
+		must(t, err)
+		if len(draws) != lots {
+			t.Fatalf("move drew from %d lots, want %d", len(draws), lots)
+		}
+		if l := s.level(s.a.PartNo, 2); l.InStock != u(lots) {
+			t.Fatalf("destination level %+v", l)
+		}
+		s.audit()
+	})
 	t.Run("ShortStockChangesNothing", func(t *testing.T) {
 		s := h.openStock(t)
 		s.receive(s.a.PartNo, 1, "X", u(5))
