@@ -284,10 +284,3 @@ func (c *Client) setHold(ctx context.Context, path string, recNo int64) (*HoldRe
 	}
 	return &res, nil
 }
-
-// setIf sets a query parameter when its value is not empty.
-func setIf(q url.Values, name, value string) {
-	if value != "" {
-		q.Set(name, value)
-	}
-}

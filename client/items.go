@@ -161,9 +161,7 @@ type AliasListOptions struct {
 
 func (o AliasListOptions) values() url.Values {
 	q := o.ListOptions.values()
-	if o.ItemID != "" {
-		q.Set("itemID", o.ItemID)
-	}
+	setIf(q, "itemID", o.ItemID)
 	return q
 }
 

@@ -60,12 +60,8 @@ func (o ListOptions) values() url.Values {
 	if o.PageSize > 0 {
 		q.Set("pageSize", strconv.FormatInt(o.PageSize, 10))
 	}
-	if o.Sort != "" {
-		q.Set("sort", o.Sort)
-	}
-	if o.Direction != "" {
-		q.Set("direction", o.Direction)
-	}
+	setIf(q, "sort", o.Sort)
+	setIf(q, "direction", o.Direction)
 	if !o.ModifiedSince.IsZero() {
 		q.Set("modifiedSince", o.ModifiedSince.UTC().Format(time.RFC3339Nano))
 	}
@@ -121,4 +117,11 @@ func getPage[T any](ctx context.Context, c *Client, path string, q url.Values) (
 		return nil, err
 	}
 	return &p, nil
+}
+
+// setIf sets a query parameter when its value is not empty.
+func setIf(q url.Values, name, value string) {
+	if value != "" {
+		q.Set(name, value)
+	}
 }
