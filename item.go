@@ -1,6 +1,8 @@
 package stockroom
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +30,26 @@ type Item struct {
 	CreatedBy    string    `json:"createdBy"`
 }
 
+// Active reports whether the item is active: not discontinued.
+func (it Item) Active() bool { return !it.Discontinued }
+
+// MarshalJSON writes an item as the API shows it: its fields, and beside
+// them the names clients of the original product read: active (the inverse
+// of discontinued), categoryID (category) and unit (uOM).
+func (it Item) MarshalJSON() ([]byte, error) {
+	type fields Item
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(struct {
+		fields
+		Active     bool   `json:"active"`
+		CategoryID int64  `json:"categoryID"`
+		Unit       string `json:"unit"`
+	}{fields(it), it.Active(), it.Category, it.UOM})
+	return bytes.TrimRight(b.Bytes(), "\n"), err
+}
+
 // Field length limits of items, in characters.
 const (
 	MaxKeyLen         = 64 // ShortIDs and aliases
@@ -36,18 +58,24 @@ const (
 	MaxPutUpLen       = 100
 )
 
-// ItemChange is a create or partial update of an item: nil fields are left as
-// they are (or take their zero value on create).
+// ItemChange is a create or partial update of an item, the body of POST and
+// PUT /Item (the SDK sends it as it is): nil fields are left as they are, or
+// take their zero value on create. Go's new(expr) fills the pointers:
+// Description: new("Hex bolt M8x40").
 type ItemChange struct {
-	ShortID      string
-	Description  *string
-	Category     *int64
-	SubCategory  *int64
-	UOM          *string
-	PutUp        *string
-	Units        *Units
-	DfltOwner    *int64
-	Discontinued *bool
+	// ShortID is the SKU: required, 1 to 64 characters, unique regardless of
+	// letter case. On update it names the item to change; it cannot be
+	// renamed.
+	ShortID     string  `json:"shortID"`
+	Description *string `json:"description,omitempty"`
+	Category    *int64  `json:"category,omitempty"`
+	SubCategory *int64  `json:"subCategory,omitempty"`
+	UOM         *string `json:"uOM,omitempty"`
+	PutUp       *string `json:"putUp,omitempty"`
+	Units       *Units  `json:"units,omitempty"`
+	DfltOwner   *int64  `json:"dfltOwner,omitempty"`
+	// Discontinued set to false on update reactivates a discontinued item.
+	Discontinued *bool `json:"discontinued,omitempty"`
 }
 
 // Validate checks every field of the change and reports every failure at
@@ -63,7 +91,7 @@ func (c *ItemChange) Validate(v *Validation) {
 			v.Add(field, "must be between 0 and 2147483647")
 		}
 	}
-	if c.Units != nil && *c.Units < 0 {
+	if c.Units != nil && c.Units.Sign() < 0 {
 		v.Add("units", "must be 0 or greater")
 	}
 }

@@ -1,7 +1,7 @@
 package stockroom
 
 import (
-	"fmt"
+	"strings"
 	"time"
 )
 
@@ -41,7 +41,10 @@ type Lot struct {
 }
 
 // StockLevel is the aggregate stock of one item, in one warehouse or summed
-// over the warehouses in a client's scope.
+// over the warehouses in a client's scope. Available is inStock − onHold −
+// committed − packed, never below 0; the database keeps it with the other
+// figures (a generated column), so it is computed in one place and lists can
+// sort by it.
 type StockLevel struct {
 	PartNo    int64     `json:"partNo"`
 	ShortID   string    `json:"shortID"`
@@ -55,59 +58,27 @@ type StockLevel struct {
 	Modified  time.Time `json:"modified"`
 }
 
+// TxType is the type of a ledger transaction.
+type TxType string
+
 // Transaction types of the ledger.
 const (
-	TxReceive = "receive"
-	TxIssue   = "issue"
-	TxMove    = "move"
-	TxHold    = "hold"
-	TxRelease = "release"
+	TxReceive TxType = "receive"
+	TxIssue   TxType = "issue"
+	TxMove    TxType = "move"
+	TxHold    TxType = "hold"
+	TxRelease TxType = "release"
 )
 
-// Draw is one lot's part in an issue or move.
-type Draw struct {
-	RecNo int64 `json:"recNo"`
-	Units Units `json:"units"`
-	// Remaining is what stays in the source lot.
-	Remaining Units `json:"remaining"`
-	// NewRecNo is the lot split off at the destination of a move; 0 when the
-	// whole lot moved in place.
-	NewRecNo int64 `json:"newRecNo"`
-}
+// TxTypes lists every transaction type, in the order documentation uses.
+var TxTypes = []TxType{TxReceive, TxIssue, TxMove, TxHold, TxRelease}
 
-// Candidate is a lot that may be drawn from, in draw order.
-type Candidate struct {
-	RecNo int64
-	Units Units
-	Hold  bool
-}
-
-// PlanDraw decides which lots give how much for a request of want units,
-// drawing from the candidates in the order given (oldest received first, then
-// lowest recNo, as the store lists them). It returns ECONFLICT, naming the
-// requested and available units, when the candidates hold too little; nothing
-// is drawn then.
-func PlanDraw(candidates []Candidate, want Units) ([]Draw, error) {
-	var available Units
-	for _, c := range candidates {
-		available += c.Units
-	}
-	if want <= 0 || available < want {
-		return nil, &Error{Code: ECONFLICT, Message: fmt.Sprintf(
-			"Insufficient stock: %s units requested, %s available.", want, available)}
-	}
-	var draws []Draw
-	left := want
-	for _, c := range candidates {
-		if left == 0 {
-			break
+// ParseTxType reads a transaction type in any letter case.
+func ParseTxType(s string) (TxType, bool) {
+	for _, t := range TxTypes {
+		if strings.EqualFold(strings.TrimSpace(s), string(t)) {
+			return t, true
 		}
-		if c.Units <= 0 {
-			continue
-		}
-		take := min(c.Units, left)
-		draws = append(draws, Draw{RecNo: c.RecNo, Units: take, Remaining: c.Units - take})
-		left -= take
 	}
-	return draws, nil
+	return "", false
 }

@@ -11,25 +11,16 @@ type Receipt struct {
 	ReceiveRequest
 }
 
-// Withdrawal is a validated issue or move: units drawn from the candidate
-// lots of one item in one warehouse.
-type Withdrawal struct {
-	Type   string // TxIssue or TxMove
-	PartNo int64
-	WID    int64
-	Units  Units
-
-	// Lot filters; zero values do not filter.
-	Spot     string
-	Serial   string
-	Serial2  string
-	RFIDTag  string
-	RecNo    int64
-	Received time.Time // a UTC day: lots received on it
-
-	// Move destination.
-	ToWID  int64
-	ToSpot string
+// Lot returns the lot a receipt makes when received at the given time: in
+// stock, not held, the house's own (no associate), with every field the
+// receipt gave.
+func (r Receipt) Lot(now time.Time) Lot {
+	return Lot{
+		PartNo: r.PartNo, WID: r.WID, Spot: r.Spot, Units: r.Units, Received: now, Serial: r.Serial,
+		Serial2: r.Serial2, RFIDTag: r.RFIDTag, Remark: r.Remark, JobID: r.JobID, Active: true,
+		Modified: now, Reference: r.Reference, NetWeight: r.NetWeight, GrossWeight: r.GrossWeight,
+		Price: r.Price, Expires: r.Expires, Supplier: r.Supplier, Line: r.Line,
+	}
 }
 
 // LedgerEntry is what the ledger records about a transaction besides its
@@ -47,7 +38,7 @@ type LedgerEntry struct {
 // Transaction is a ledger entry as read back.
 type Transaction struct {
 	ID         int64             `json:"id"`
-	Type       string            `json:"type"`
+	Type       TxType            `json:"type"`
 	Time       time.Time         `json:"time"`
 	ClientID   string            `json:"clientID"`
 	PartNo     int64             `json:"partNo"`
@@ -93,10 +84,16 @@ type StockFilter struct {
 type TransactionFilter struct {
 	ItemShortID string
 	WID         int64
-	Type        string
+	Type        TxType // "": every type
 }
 
 // Discrepancy is one broken invariant found by the audit.
 type Discrepancy struct {
 	What string
 }
+
+// ErrFigureTooLarge is the refusal of a change that would take a kept stock
+// figure (a lot, a stock level, an item's total over warehouses) past the
+// largest one kept: it is judged before anything changes, and nothing does.
+var ErrFigureTooLarge = &Error{Code: ECONFLICT, Message: "The change would take a stock figure past " +
+	MaxFigure().String() + " units, the largest kept; nothing was changed."}

@@ -13,61 +13,87 @@ const (
 	MaxRemarkLen    = 500
 )
 
-// ReceiveRequest is a receive as the client sent it.
+// ReceiveRequest is a receipt of stock into a warehouse, as clients send
+// it (the SDK too): a positive adjustment that creates one new lot.
 type ReceiveRequest struct {
-	ItemID      string
-	Units       Units
-	WID         int64
-	ReasonCode  int64
-	Spot        string
-	Serial      string
-	Serial2     string
-	RFIDTag     string
-	Reference   string
-	Remark      string
-	NetWeight   Units
-	GrossWeight Units
-	Price       Units
-	Expires     *time.Time
-	Supplier    int64
-	Line        int64
-	JobID       int64
+	// ItemID is the ShortID of the item received (required).
+	ItemID string `json:"itemID"`
+	// Units is the quantity, above 0 (required).
+	Units Units `json:"units"`
+	// WID is the receiving warehouse (required).
+	WID int64 `json:"wid"`
+	// ReasonCode explains the receipt; it must be a code for receipts (see
+	// ReasonCodes). Required.
+	ReasonCode int64 `json:"reasonCode"`
+
+	Spot        string `json:"spot,omitempty"`
+	Serial      string `json:"serial,omitempty"`
+	Serial2     string `json:"serial2,omitempty"`
+	RFIDTag     string `json:"rfidTag,omitempty"`
+	Reference   string `json:"reference,omitempty"`
+	Remark      string `json:"remark,omitempty"`
+	NetWeight   Units  `json:"netWeight,omitzero"`
+	GrossWeight Units  `json:"grossWeight,omitzero"`
+	// Price is the unit cost.
+	Price    Units      `json:"price,omitzero"`
+	Expires  *time.Time `json:"expires,omitempty"`
+	Supplier int64      `json:"supplier,omitzero"`
+	// Line is the purchase order line received against.
+	Line  int64 `json:"line,omitzero"`
+	JobID int64 `json:"jobid,omitzero"`
 }
 
-// IssueRequest is an issue as the client sent it.
+// IssueRequest takes stock out of a warehouse: a negative adjustment drawn
+// from the oldest matching lots first. The lot filters (Spot, Serial,
+// Serial2, RFIDTag, RecNo) narrow the lots drawn from; held lots are never
+// issued.
 type IssueRequest struct {
-	ItemID     string
-	Units      Units
-	WID        int64
-	ReasonCode int64
-	Spot       string
-	Serial     string
-	Serial2    string
-	RFIDTag    string
-	Reference  string
-	Remark     string
-	NetWeight  Units
-	ShipTo     int64
-	ProdID     string
-	RecNo      int64
-	Line       int64
+	ItemID     string `json:"itemID"`
+	Units      Units  `json:"units"`
+	WID        int64  `json:"wid"`
+	ReasonCode int64  `json:"reasonCode"`
+
+	Spot      string `json:"spot,omitempty"`
+	Serial    string `json:"serial,omitempty"`
+	Serial2   string `json:"serial2,omitempty"`
+	RFIDTag   string `json:"rfidTag,omitempty"`
+	Reference string `json:"reference,omitempty"`
+	Remark    string `json:"remark,omitempty"`
+	NetWeight Units  `json:"netWeight,omitzero"`
+	// ShipTo is the ship-to customer id.
+	ShipTo int64 `json:"shipto,omitzero"`
+	// ProdID is the production or assembly id.
+	ProdID string `json:"prodID,omitempty"`
+	RecNo  int64  `json:"recno,omitzero"`
+	Line   int64  `json:"line,omitzero"`
 }
 
-// MoveRequest is a move as the client sent it.
+// MoveRequest relocates stock to another spot and/or warehouse, drawn from
+// the oldest matching lots first. A whole lot moves in place (keeping its
+// recNo); part of a lot splits off into a new lot at the destination. Held
+// lots move only when named by RecNo.
 type MoveRequest struct {
-	ItemID      string
-	Units       Units
-	WID         int64
-	FromSpot    string
-	ToSpot      *string
-	ShipToWID   int64
-	TransitSlip string
-	Serial      string
-	Serial2     string
-	RFIDTag     string
-	Reference   string
-	RecNo       int64
-	Received    *time.Time
+	ItemID string `json:"itemID"`
+	Units  Units  `json:"units"`
+	// WID is the warehouse the stock is in.
+	WID int64 `json:"wid"`
+	// FromSpot keeps the lots in this bin.
+	FromSpot string `json:"fromSpot,omitempty"`
+	// ToSpot is the destination bin; new("") is the blank spot. ToSpot,
+	// ShipToWID or both are required.
+	ToSpot *string `json:"toSpot,omitempty"`
+	// ShipToWID is the destination warehouse of an inter-warehouse move; both
+	// warehouses must be in the client's scope.
+	ShipToWID   int64  `json:"shipToWid,omitzero"`
+	TransitSlip string `json:"transitSlip,omitempty"`
+	Serial      string `json:"serial,omitempty"`
+	Serial2     string `json:"serial2,omitempty"`
+	RFIDTag     string `json:"rfidTag,omitempty"`
+	Reference   string `json:"reference,omitempty"`
+	RecNo       int64  `json:"recno,omitzero"`
+	// Received keeps the lots received on this UTC day (its time of day is
+	// ignored).
+	Received *time.Time `json:"received,omitempty"`
 }
 
 // Validate checks a receive's fields.
@@ -171,13 +197,13 @@ func checkQuantity(v *Validation, field string, u Units) {
 	if v.Has(field) {
 		return
 	}
-	if u <= 0 {
+	if u.Sign() <= 0 {
 		v.Add(field, "must be greater than 0")
 	}
 }
 
 func checkNonNegative(v *Validation, field string, u Units) {
-	if !v.Has(field) && u < 0 {
+	if !v.Has(field) && u.Sign() < 0 {
 		v.Add(field, "must be 0 or greater")
 	}
 }

@@ -136,3 +136,13 @@ func (v *Validation) Err() error {
 func Invalid(field, msg string) *Error {
 	return &Error{Code: EINVALID, Message: MsgValidation, Details: map[string][]string{field: {msg}}}
 }
+
+// What stores return for the two refusals that only the database can see;
+// the service says which record was missing or taken. Unmapped, they still
+// reach clients as a plain 404 or 409.
+var (
+	// ErrNotFound: the record does not exist.
+	ErrNotFound = &Error{Code: ENOTFOUND, Message: "Not found."}
+	// ErrDuplicate: a record with the same unique key exists.
+	ErrDuplicate = &Error{Code: ECONFLICT, Message: "Already exists."}
+)

@@ -50,15 +50,18 @@ func ValidateName(v *Validation, field, name string) {
 type ReasonCode struct {
 	Code        int64     `json:"code"`
 	Description string    `json:"description"`
-	Direction   string    `json:"direction"`
+	Direction   Direction `json:"direction"`
 	Created     time.Time `json:"-"`
 }
 
+// Direction is the way stock moves in a change a reason code may explain.
+type Direction string
+
 // Reason code directions.
 const (
-	DirectionReceive = "receive"
-	DirectionIssue   = "issue"
-	DirectionAny     = "any"
+	DirectionReceive Direction = "receive"
+	DirectionIssue   Direction = "issue"
+	DirectionAny     Direction = "any"
 )
 
 // Validate checks a reason code before it is stored.
@@ -79,7 +82,7 @@ func (rc *ReasonCode) Validate() error {
 
 // Allows reports whether the code may be used for a stock change in the given
 // direction (DirectionReceive or DirectionIssue).
-func (rc *ReasonCode) Allows(direction string) bool {
+func (rc *ReasonCode) Allows(direction Direction) bool {
 	return rc.Direction == DirectionAny || rc.Direction == direction
 }
 

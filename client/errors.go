@@ -22,20 +22,15 @@ import (
 //
 // Transport failures (no answer at all) and context errors are not *Error.
 type Error struct {
-	// StatusCode is the HTTP status.
-	StatusCode int `json:"statusCode"`
-	// Code is the machine-readable "error" field, one of the stockroom.E*
-	// constants such as "validation_error", "forbidden" or "conflict". A 429,
-	// whose body carries only a message, has code "rate_limited".
-	Code string `json:"error"`
-	// Message is the server's human-readable sentence. The 403 messages are
-	// fixed strings (stockroom.MsgReadOnly, MsgOutOfScope, MsgNoPermission)
-	// that tell apart a read-only account, a warehouse outside the client's
-	// scope and a missing permission.
-	Message string `json:"message"`
-	// Details maps each failing field to its messages; set only for
-	// "validation_error".
-	Details map[string][]string `json:"details"`
+	// ErrorBody is the error object as the server sent it: StatusCode, the
+	// machine-readable Code (one of the stockroom.E* constants such as
+	// "validation_error", "forbidden" or "conflict"; a 429, whose body
+	// carries only a message, has "rate_limited"), the Message (the 403
+	// messages are fixed strings, stockroom.MsgReadOnly, MsgOutOfScope and
+	// MsgNoPermission, that tell apart a read-only account, a warehouse
+	// outside the client's scope and a missing permission) and, for
+	// "validation_error", the Details of each failing field.
+	stockroom.ErrorBody
 	// RequestID is the server's X-Request-ID for the failed request, the key
 	// to its log line when asking the operator about it.
 	RequestID string `json:"-"`
@@ -59,22 +54,20 @@ func (e *Error) Error() string {
 }
 
 // codeByStatus names the codes of answers whose body is not the error object
-// (a proxy's HTML page, say), so that Code is always set.
-var codeByStatus = map[int]string{
-	http.StatusBadRequest:            stockroom.EBADREQUEST,
-	http.StatusUnauthorized:          stockroom.EUNAUTHORIZED,
-	http.StatusForbidden:             stockroom.EFORBIDDEN,
-	http.StatusNotFound:              stockroom.ENOTFOUND,
-	http.StatusMethodNotAllowed:      stockroom.EMETHOD,
-	http.StatusConflict:              stockroom.ECONFLICT,
-	http.StatusRequestEntityTooLarge: stockroom.ETOOLARGE,
-	http.StatusUnprocessableEntity:   stockroom.EIDEMPOTENCY,
-	http.StatusTooManyRequests:       stockroom.ERATELIMITED,
-	http.StatusNotImplemented:        stockroom.ENOTIMPLEMENTED,
-	http.StatusBadGateway:            stockroom.EUNAVAILABLE,
-	http.StatusServiceUnavailable:    stockroom.EUNAVAILABLE,
-	http.StatusGatewayTimeout:        stockroom.EUNAVAILABLE,
-}
+// (a proxy's HTML page, say), so that Code is always set: the server's table
+// read backwards, and a gateway's failures as unavailable.
+var codeByStatus = func() map[int]string {
+	m := map[int]string{
+		http.StatusBadGateway:     stockroom.EUNAVAILABLE,
+		http.StatusGatewayTimeout: stockroom.EUNAVAILABLE,
+	}
+	for code, status := range stockroom.StatusByCode {
+		if _, dup := m[status]; !dup && code != stockroom.EINVALID {
+			m[status] = code
+		}
+	}
+	return m
+}()
 
 // errorFrom builds the *Error of a non-2xx response from its status, headers
 // and body.
@@ -82,7 +75,7 @@ func errorFrom(status int, h http.Header, body []byte) *Error {
 	e := &Error{}
 	if json.Unmarshal(body, e) != nil || e.Message == "" && e.Code == "" {
 		// Not the error object: keep a short, printable part of the body.
-		e = &Error{Message: strings.TrimSpace(string(body))}
+		e = &Error{ErrorBody: stockroom.ErrorBody{Message: strings.TrimSpace(string(body))}}
 		if len(e.Message) > 200 || !strings.HasPrefix(h.Get("Content-Type"), "application/json") && !strings.HasPrefix(h.Get("Content-Type"), "text/plain") {
 			e.Message = http.StatusText(status)
 		}

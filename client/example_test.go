@@ -25,7 +25,7 @@ func Example() {
 	}
 	res, err := c.Receive(ctx, client.ReceiveRequest{
 		ItemID:     sku,
-		Units:      500 * stockroom.UnitScale, // exactly 500
+		Units:      stockroom.Whole(500), // exactly 500
 		WID:        1,
 		ReasonCode: 1, // purchase order receipt
 		Spot:       "A-01",
@@ -58,7 +58,7 @@ func ExampleClient_Move() {
 	if _, err := c.CreateItem(ctx, client.ItemInput{ShortID: sku, UOM: new("M")}); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := c.Receive(ctx, client.ReceiveRequest{ItemID: sku, Units: 100 * stockroom.UnitScale, WID: 1, ReasonCode: 1, Spot: "A-01"}); err != nil {
+	if _, err := c.Receive(ctx, client.ReceiveRequest{ItemID: sku, Units: stockroom.Whole(100), WID: 1, ReasonCode: 1, Spot: "A-01"}); err != nil {
 		log.Fatal(err)
 	}
 	length, _ := stockroom.ParseUnits("37.5")
@@ -67,7 +67,7 @@ func ExampleClient_Move() {
 		log.Fatal(err)
 	}
 	line := moved.Lines[0]
-	fmt.Printf("moved %s to %s; %s left in the source lot; split off: %v\n", moved.Units, moved.ToSpot, line.Remaining, line.NewRecNo != 0)
+	fmt.Printf("moved %s to %s; %s left in the source lot; split off: %v\n", moved.Units, *moved.ToSpot, line.Remaining, line.SplitRecNo() != 0)
 	// Output:
 	// moved 37.5 to B-02; 62.5 left in the source lot; split off: true
 }
@@ -83,7 +83,7 @@ func ExampleClient_Issue() {
 	if _, err := c.CreateItem(ctx, client.ItemInput{ShortID: sku}); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := c.Receive(ctx, client.ReceiveRequest{ItemID: sku, Units: 20 * stockroom.UnitScale, WID: 1, ReasonCode: 1}); err != nil {
+	if _, err := c.Receive(ctx, client.ReceiveRequest{ItemID: sku, Units: stockroom.Whole(20), WID: 1, ReasonCode: 1}); err != nil {
 		log.Fatal(err)
 	}
 	qty, _ := stockroom.ParseUnits("12.125")
@@ -109,7 +109,7 @@ func ExampleClient_Lots() {
 		log.Fatal(err)
 	}
 	for n := range 5 {
-		if _, err := c.Receive(ctx, client.ReceiveRequest{ItemID: sku, Units: stockroom.Units(n+1) * stockroom.UnitScale, WID: 1, ReasonCode: 1}); err != nil {
+		if _, err := c.Receive(ctx, client.ReceiveRequest{ItemID: sku, Units: stockroom.Whole(int64(n + 1)), WID: 1, ReasonCode: 1}); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -121,7 +121,7 @@ func ExampleClient_Lots() {
 			log.Fatal(err)
 		}
 		lots++
-		total += lot.Units
+		total = total.Add(lot.Units)
 	}
 	fmt.Println(lots, "lots holding", total, "units")
 	// Output:
@@ -140,7 +140,7 @@ func ExampleClient_StockLevelChanges() {
 	if _, err := c.CreateItem(ctx, client.ItemInput{ShortID: sku}); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := c.Receive(ctx, client.ReceiveRequest{ItemID: sku, Units: 8 * stockroom.UnitScale, WID: 1, ReasonCode: 1}); err != nil {
+	if _, err := c.Receive(ctx, client.ReceiveRequest{ItemID: sku, Units: stockroom.Whole(8), WID: 1, ReasonCode: 1}); err != nil {
 		log.Fatal(err)
 	}
 	filter := client.StockLevelListOptions{ItemID: sku} // leave it out to sync every item
@@ -155,7 +155,7 @@ func ExampleClient_StockLevelChanges() {
 	}
 	mark = changes.Mark // store it with the copy
 
-	if _, err := c.Issue(ctx, client.IssueRequest{ItemID: sku, Units: 8 * stockroom.UnitScale, WID: 1, ReasonCode: 20}); err != nil {
+	if _, err := c.Issue(ctx, client.IssueRequest{ItemID: sku, Units: stockroom.Whole(8), WID: 1, ReasonCode: 20}); err != nil {
 		log.Fatal(err)
 	}
 	changes, err = c.StockLevelChanges(ctx, mark, filter)
@@ -182,10 +182,10 @@ func ExampleError() {
 	if _, err := c.CreateItem(ctx, client.ItemInput{ShortID: sku}); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := c.Receive(ctx, client.ReceiveRequest{ItemID: sku, Units: 40 * stockroom.UnitScale, WID: 1, ReasonCode: 1}); err != nil {
+	if _, err := c.Receive(ctx, client.ReceiveRequest{ItemID: sku, Units: stockroom.Whole(40), WID: 1, ReasonCode: 1}); err != nil {
 		log.Fatal(err)
 	}
-	_, err = c.Issue(ctx, client.IssueRequest{ItemID: sku, Units: 100 * stockroom.UnitScale, WID: 1, ReasonCode: 20})
+	_, err = c.Issue(ctx, client.IssueRequest{ItemID: sku, Units: stockroom.Whole(100), WID: 1, ReasonCode: 20})
 	var apiErr *client.Error
 	if errors.As(err, &apiErr) && apiErr.Code == stockroom.ECONFLICT {
 		fmt.Println(apiErr.StatusCode, apiErr.Message)

@@ -5,9 +5,21 @@ import (
 	"iter"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/stockroom/stockroom"
+)
+
+// The requests and answers of the stock calls are the root package's:
+// stockroom.ReceiveRequest, IssueRequest and MoveRequest, and
+// stockroom.ReceiveResult, DrawResult and HoldResult, the very types the
+// server reads and writes. These aliases keep their SDK names.
+type (
+	ReceiveRequest = stockroom.ReceiveRequest
+	IssueRequest   = stockroom.IssueRequest
+	MoveRequest    = stockroom.MoveRequest
+	ReceiveResult  = stockroom.ReceiveResult
+	DrawResult     = stockroom.DrawResult
+	HoldResult     = stockroom.HoldResult
 )
 
 // LotListOptions selects a list of lots.
@@ -112,123 +124,15 @@ func (c *Client) StockLevels(ctx context.Context, opts StockLevelListOptions) it
 	})
 }
 
-// ReceiveRequest is a receipt of stock into a warehouse: a positive
-// adjustment that creates one new lot.
-type ReceiveRequest struct {
-	// ItemID is the ShortID of the item received (required).
-	ItemID string `json:"itemID"`
-	// Units is the quantity, above 0 (required).
-	Units stockroom.Units `json:"units"`
-	// WID is the receiving warehouse (required).
-	WID int64 `json:"wid"`
-	// ReasonCode explains the receipt; it must be a code for receipts (see
-	// ReasonCodes). Required.
-	ReasonCode int64 `json:"reasonCode"`
-
-	Spot        string          `json:"spot,omitempty"`
-	Serial      string          `json:"serial,omitempty"`
-	Serial2     string          `json:"serial2,omitempty"`
-	RFIDTag     string          `json:"rfidTag,omitempty"`
-	Reference   string          `json:"reference,omitempty"`
-	Remark      string          `json:"remark,omitempty"`
-	NetWeight   stockroom.Units `json:"netWeight,omitzero"`
-	GrossWeight stockroom.Units `json:"grossWeight,omitzero"`
-	// Price is the unit cost.
-	Price    stockroom.Units `json:"price,omitzero"`
-	Expires  *time.Time      `json:"expires,omitempty"`
-	Supplier int64           `json:"supplier,omitzero"`
-	// Line is the purchase order line received against.
-	Line  int64 `json:"line,omitzero"`
-	JobID int64 `json:"jobid,omitzero"`
-}
-
-// ReceiveResult is the answer to a receipt: the ledger transaction and the
-// new lot.
-type ReceiveResult struct {
-	TransactionID int64         `json:"transactionID"`
-	Type          string        `json:"type"`
-	RecNo         int64         `json:"recNo"`
-	Lot           stockroom.Lot `json:"lot"`
-}
-
 // Receive books stock into a warehouse as a new lot. The call is applied
 // once even when it has to be retried (see WithIdempotencyKey). A
 // discontinued item is an *Error with code "conflict".
 func (c *Client) Receive(ctx context.Context, req ReceiveRequest) (*ReceiveResult, error) {
-	var res ReceiveResult
+	var res stockroom.ReceiveResult
 	if _, err := c.do(ctx, call{method: "POST", path: "Inventory/Receive", body: req}, &res); err != nil {
 		return nil, err
 	}
 	return &res, nil
-}
-
-// IssueRequest takes stock out of a warehouse: a negative adjustment drawn
-// from the oldest matching lots first. The lot filters (Spot, Serial,
-// Serial2, RFIDTag, RecNo) narrow the lots drawn from; held lots are never
-// issued.
-type IssueRequest struct {
-	ItemID     string          `json:"itemID"`
-	Units      stockroom.Units `json:"units"`
-	WID        int64           `json:"wid"`
-	ReasonCode int64           `json:"reasonCode"`
-
-	Spot      string          `json:"spot,omitempty"`
-	Serial    string          `json:"serial,omitempty"`
-	Serial2   string          `json:"serial2,omitempty"`
-	RFIDTag   string          `json:"rfidTag,omitempty"`
-	Reference string          `json:"reference,omitempty"`
-	Remark    string          `json:"remark,omitempty"`
-	NetWeight stockroom.Units `json:"netWeight,omitzero"`
-	// ShipTo is the ship-to customer id.
-	ShipTo int64 `json:"shipto,omitzero"`
-	// ProdID is the production or assembly id.
-	ProdID string `json:"prodID,omitempty"`
-	RecNo  int64  `json:"recno,omitzero"`
-	Line   int64  `json:"line,omitzero"`
-}
-
-// MoveRequest relocates stock to another spot and/or warehouse, drawn from
-// the oldest matching lots first. A whole lot moves in place (keeping its
-// recNo); part of a lot splits off into a new lot at the destination. Held
-// lots move only when named by RecNo.
-type MoveRequest struct {
-	ItemID string          `json:"itemID"`
-	Units  stockroom.Units `json:"units"`
-	// WID is the warehouse the stock is in.
-	WID int64 `json:"wid"`
-	// FromSpot keeps the lots in this bin.
-	FromSpot string `json:"fromSpot,omitempty"`
-	// ToSpot is the destination bin; new("") is the blank spot. ToSpot,
-	// ShipToWID or both are required.
-	ToSpot *string `json:"toSpot,omitempty"`
-	// ShipToWID is the destination warehouse of an inter-warehouse move; both
-	// warehouses must be in the client's scope.
-	ShipToWID   int64  `json:"shipToWid,omitzero"`
-	TransitSlip string `json:"transitSlip,omitempty"`
-	Serial      string `json:"serial,omitempty"`
-	Serial2     string `json:"serial2,omitempty"`
-	RFIDTag     string `json:"rfidTag,omitempty"`
-	Reference   string `json:"reference,omitempty"`
-	RecNo       int64  `json:"recno,omitzero"`
-	// Received keeps the lots received on this UTC day (its time of day is
-	// ignored).
-	Received *time.Time `json:"received,omitempty"`
-}
-
-// DrawResult is the answer to an issue or a move: the ledger transaction and
-// how much each lot gave.
-type DrawResult struct {
-	TransactionID int64  `json:"transactionID"`
-	Type          string `json:"type"`
-	ItemID        string `json:"itemID"`
-	WID           int64  `json:"wid"`
-	// ToWID and ToSpot are the destination of a move; zero for an issue.
-	ToWID  int64           `json:"toWid"`
-	ToSpot string          `json:"toSpot"`
-	Units  stockroom.Units `json:"units"`
-	// Lines are the lots drawn from, in draw order. For a move, NewRecNo is
-	// the lot split off at the destination, 0 when the whole lot moved.
-	Lines []stockroom.Draw `json:"lines"`
 }
 
 // Issue takes stock out of a warehouse. Too few units in the matching lots
@@ -236,7 +140,7 @@ type DrawResult struct {
 // available units; nothing changes then. The call is applied once even when
 // it has to be retried.
 func (c *Client) Issue(ctx context.Context, req IssueRequest) (*DrawResult, error) {
-	var res DrawResult
+	var res stockroom.DrawResult
 	if _, err := c.do(ctx, call{method: "POST", path: "Inventory/Issue", body: req}, &res); err != nil {
 		return nil, err
 	}
@@ -246,21 +150,11 @@ func (c *Client) Issue(ctx context.Context, req IssueRequest) (*DrawResult, erro
 // Move relocates stock. Too few units is an *Error with code "conflict", as
 // for Issue. The call is applied once even when it has to be retried.
 func (c *Client) Move(ctx context.Context, req MoveRequest) (*DrawResult, error) {
-	var res DrawResult
+	var res stockroom.DrawResult
 	if _, err := c.do(ctx, call{method: "POST", path: "Inventory/Move", body: req}, &res); err != nil {
 		return nil, err
 	}
 	return &res, nil
-}
-
-// HoldResult is the answer to Hold and Release: the lot as it is now.
-type HoldResult struct {
-	// TransactionID is the ledger entry of the change; 0 when the lot already
-	// was in the asked state and nothing changed.
-	TransactionID int64         `json:"transactionID"`
-	Type          string        `json:"type"`
-	RecNo         int64         `json:"recNo"`
-	Lot           stockroom.Lot `json:"lot"`
 }
 
 // Hold puts a lot on hold: its units count as onHold and are no longer
@@ -275,7 +169,7 @@ func (c *Client) Release(ctx context.Context, recNo int64) (*HoldResult, error) 
 }
 
 func (c *Client) setHold(ctx context.Context, path string, recNo int64) (*HoldResult, error) {
-	var res HoldResult
+	var res stockroom.HoldResult
 	body := struct {
 		RecNo int64 `json:"recno"`
 	}{recNo}

@@ -37,12 +37,13 @@ func TestStockWorkflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(mv.Lines) != 2 || mv.ToWID != 1 || mv.ToSpot != "B-02" ||
-		mv.Lines[0] != (stockroom.Draw{RecNo: lot1.RecNo, Units: units(t, "100")}) ||
-		mv.Lines[1].RecNo != lot2.RecNo || mv.Lines[1].Units != units(t, "20") || mv.Lines[1].Remaining != units(t, "30.5") || mv.Lines[1].NewRecNo == 0 {
+	if len(mv.Lines) != 2 || *mv.ToWID != 1 || *mv.ToSpot != "B-02" ||
+		mv.Lines[0].RecNo != lot1.RecNo || mv.Lines[0].Units != units(t, "100") || !mv.Lines[0].Remaining.IsZero() ||
+		mv.Lines[0].NewRecNo == nil || *mv.Lines[0].NewRecNo != 0 ||
+		mv.Lines[1].RecNo != lot2.RecNo || mv.Lines[1].Units != units(t, "20") || mv.Lines[1].Remaining != units(t, "30.5") || mv.Lines[1].SplitRecNo() == 0 {
 		t.Fatalf("move result %+v", mv)
 	}
-	split := mv.Lines[1].NewRecNo
+	split := mv.Lines[1].SplitRecNo()
 
 	// The rest of the second lot to another warehouse.
 	if _, err := c.Move(ctx, client.MoveRequest{ItemID: "VALVE-1", Units: units(t, "30.5"), WID: 1, FromSpot: "A-01", ShipToWID: 2, ToSpot: new("DOCK")}); err != nil {
@@ -70,7 +71,7 @@ func TestStockWorkflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !held.Lot.Hold || held.TransactionID == 0 {
+	if !held.Lot.Hold || held.TransactionID == nil {
 		t.Fatalf("hold result %+v", held)
 	}
 	if got := level(t, c, "VALVE-1", 1); got.InStock != units(t, "107.75") || got.OnHold != units(t, "87.75") || got.Available != units(t, "20") {
@@ -95,13 +96,13 @@ func TestStockWorkflow(t *testing.T) {
 	}
 
 	total := level(t, c, "VALVE-1", 0)
-	if total.InStock != units(t, "118.25") || total.OnHold != 0 || total.Available != units(t, "118.25") {
+	if total.InStock != units(t, "118.25") || !total.OnHold.IsZero() || total.Available != units(t, "118.25") {
 		t.Fatalf("total level %+v, want 87.75 + 30.5 in stock", total)
 	}
 
 	// The ledger, newest first, explains every change, and its signed units
 	// add up to the stock.
-	var types []string
+	var types []stockroom.TxType
 	var sum stockroom.Units
 	for tx, err := range c.Transactions(ctx, client.TransactionListOptions{ItemID: "VALVE-1"}) {
 		if err != nil {
@@ -109,10 +110,10 @@ func TestStockWorkflow(t *testing.T) {
 		}
 		types = append(types, tx.Type)
 		for _, l := range tx.Lines {
-			sum += l.Units
+			sum = sum.Add(l.Units)
 		}
 	}
-	want := []string{"release", "issue", "hold", "issue", "move", "move", "receive", "receive"}
+	want := []stockroom.TxType{"release", "issue", "hold", "issue", "move", "move", "receive", "receive"}
 	if !slices.Equal(types, want) || sum != total.InStock {
 		t.Fatalf("ledger %v summing to %s, want %v summing to %s", types, sum, want, total.InStock)
 	}

@@ -10,43 +10,15 @@ import (
 	"github.com/stockroom/stockroom"
 )
 
-// Item is a catalog item as the server returns it: the domain's item plus
-// the derived fields that clients of the original product read. Active is
-// always !Discontinued, CategoryID equals Category and Unit equals UOM.
-type Item struct {
-	stockroom.Item
-	Active     bool   `json:"active"`
-	CategoryID int64  `json:"categoryID"`
-	Unit       string `json:"unit"`
-}
-
-// ItemInput is the body of CreateItem and UpdateItem. A nil field is not
-// sent: on create it takes its zero value, on update it is left unchanged.
-// Go's new(expr) fills the pointers: Description: new("Hex bolt M8x40").
-type ItemInput struct {
-	// ShortID is the SKU: required, 1 to 64 characters, unique regardless of
-	// letter case. On update it names the item to change; it cannot be
-	// renamed.
-	ShortID     string           `json:"shortID"`
-	Description *string          `json:"description,omitempty"`
-	Category    *int64           `json:"category,omitempty"`
-	SubCategory *int64           `json:"subCategory,omitempty"`
-	UOM         *string          `json:"uOM,omitempty"`
-	PutUp       *string          `json:"putUp,omitempty"`
-	Units       *stockroom.Units `json:"units,omitempty"`
-	DfltOwner   *int64           `json:"dfltOwner,omitempty"`
-	// Discontinued set to false on update reactivates a discontinued item.
-	Discontinued *bool `json:"discontinued,omitempty"`
-}
-
-// StatusResult is the small body of updates and deletions, which return no
-// record: the key as the server stored it and what happened ("updated",
-// "discontinued", "deleted").
-type StatusResult struct {
-	ShortID string `json:"shortID,omitempty"`
-	Alias   string `json:"alias,omitempty"`
-	Status  string `json:"status"`
-}
+// Items, their changes and the status answers are the root package's
+// types, the very ones the server writes and reads; these aliases keep their
+// SDK names. An item's Active() is !Discontinued; the categoryID and unit
+// the server sends beside category and uOM are the same values.
+type (
+	Item         = stockroom.Item
+	ItemInput    = stockroom.ItemChange
+	StatusResult = stockroom.StatusResult
+)
 
 // ItemListOptions selects a list of items.
 type ItemListOptions struct {

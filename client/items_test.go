@@ -27,7 +27,7 @@ func TestItems(t *testing.T) {
 			t.Fatal(err)
 		}
 		if it.PartNo == 0 || it.ShortID != "BOLT-M8" || it.Description != "Hex bolt M8x40" || it.Units != units(t, "100") ||
-			!it.Active || it.Discontinued || it.CategoryID != 4 || it.Unit != "EA" || it.Created.IsZero() {
+			!it.Active() || it.Discontinued || it.Category != 4 || it.UOM != "EA" || it.Created.IsZero() {
 			t.Fatalf("created item %+v", it)
 		}
 	})
@@ -101,7 +101,7 @@ func TestItems(t *testing.T) {
 		if _, err := c.UpdateItem(ctx, client.ItemInput{ShortID: "OLD-PART", Discontinued: new(false)}); err != nil {
 			t.Fatal(err)
 		}
-		if it, err := c.FindItemByShortID(ctx, "OLD-PART"); err != nil || !it.Active {
+		if it, err := c.FindItemByShortID(ctx, "OLD-PART"); err != nil || !it.Active() {
 			t.Fatalf("reactivated item: %+v, %v", it, err)
 		}
 	})

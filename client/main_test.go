@@ -73,6 +73,7 @@ func unique(prefix string) string { return fmt.Sprintf("%s-%d", prefix, skus.Add
 // testServer is a real server of a test's own, over a fresh SQLite database.
 type testServer struct {
 	url                  string
+	db                   *store.DB
 	svc                  *service.Service
 	adminID, adminSecret string
 	skew                 atomic.Int64 // added to the service clock, in nanoseconds
@@ -82,6 +83,7 @@ type testServer struct {
 type serverConfig struct {
 	tokenTTL  time.Duration // 1 h when zero
 	rateLimit int           // requests per minute per client; 0: unlimited
+	engine    string        // store.SQLite when empty
 }
 
 func newServer(t *testing.T, cfg serverConfig) *testServer {
@@ -90,7 +92,11 @@ func newServer(t *testing.T, cfg serverConfig) *testServer {
 	if cfg.tokenTTL == 0 {
 		cfg.tokenTTL = time.Hour
 	}
-	s.svc = service.New(testdb.MustOpen(t, store.SQLite), service.Options{
+	if cfg.engine == "" {
+		cfg.engine = store.SQLite
+	}
+	s.db = testdb.MustOpen(t, cfg.engine)
+	s.svc = service.New(s.db, service.Options{
 		TokenTTL: cfg.tokenTTL,
 		Now:      func() time.Time { return stockroom.Now().Add(time.Duration(s.skew.Load())) },
 	})

@@ -10,23 +10,9 @@ import (
 	"github.com/stockroom/stockroom"
 )
 
-// Page is one page of a list: the specification's paging envelope.
-type Page[T any] struct {
-	// Value holds the records of this page.
-	Value []T `json:"value"`
-	// TotalCount is the number of records the whole list holds, before
-	// paging.
-	TotalCount int64 `json:"totalCount"`
-	// Page is this page's number, from 1.
-	Page int64 `json:"page"`
-	// PageSize is the page size the server applied (the request's, capped at
-	// stockroom.MaxPageSize).
-	PageSize int64 `json:"pageSize"`
-	// PageCount is the number of pages, 0 for an empty list.
-	PageCount int64 `json:"pageCount"`
-	// HasMore reports whether pages follow this one.
-	HasMore bool `json:"hasMore"`
-}
+// Page is one page of a list: the specification's paging envelope,
+// stockroom.Envelope, as the server writes it.
+type Page[T any] = stockroom.Envelope[T]
 
 // ListOptions are the paging, sorting and modifiedSince parameters every
 // list takes. The zero value asks for the first page in the list's natural

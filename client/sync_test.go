@@ -105,10 +105,10 @@ func TestChanges(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(levels.Records) != 1 || levels.Records[0].InStock != 0 {
+		if len(levels.Records) != 1 || !levels.Records[0].InStock.IsZero() {
 			t.Fatalf("the level that fell to zero: %+v", levels.Records)
 		}
-		if len(lots.Records) != 1 || lots.Records[0].Units != 0 || lots.Records[0].Active || lots.Records[0].Shipped == nil {
+		if len(lots.Records) != 1 || !lots.Records[0].Units.IsZero() || lots.Records[0].Active || lots.Records[0].Shipped == nil {
 			t.Fatalf("the emptied lot: %+v", lots.Records)
 		}
 	})

@@ -219,11 +219,12 @@ func runReasonCodeAdd(ctx context.Context, e env, args []string) error {
 	var rc stockroom.ReasonCode
 	fs.Int64Var(&rc.Code, "code", 0, "reason code, 1 to 2147483647 (required)")
 	fs.StringVar(&rc.Description, "description", "", "what the code means (required)")
-	fs.StringVar(&rc.Direction, "direction", "", "receive, issue or any (required)")
+	direction := fs.String("direction", "", "receive, issue or any (required)")
 	check := func() error {
 		if rc.Code == 0 {
 			return usageFor(fs, "--code is required")
 		}
+		rc.Direction = stockroom.Direction(*direction)
 		return required(fs, "description", "direction")
 	}
 	return withService(ctx, e, fs, dsn, args, check, func(svc *service.Service) error {

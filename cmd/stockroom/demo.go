@@ -89,9 +89,9 @@ func loadDemoLots(ctx context.Context, e env, svc *service.Service, items, n, wh
 					batch = append(batch, stockroom.Receipt{PartNo: parts[i%items], ReceiveRequest: stockroom.ReceiveRequest{
 						WID:    int64(1 + (i/items)%whs),
 						Spot:   fmt.Sprintf("A-%02d-%02d", rng.IntN(40), rng.IntN(10)),
-						Units:  stockroom.Units(1+rng.IntN(100)) * stockroom.UnitScale,
+						Units:  stockroom.Whole(int64(1 + rng.IntN(100))),
 						Serial: fmt.Sprintf("L%08d", i+1),
-						Price:  stockroom.Units(rng.IntN(100_000)) * 1000,
+						Price:  stockroom.FromMicros(int64(rng.IntN(100_000)) * 1000),
 					}})
 				}
 				if _, err := svc.ImportLots(ctx, "demo", batch); err != nil {
@@ -151,7 +151,7 @@ func loadDemoItems(ctx context.Context, e env, svc *service.Service, n int) erro
 			desc := fmt.Sprintf("%s %s %d", adjs[rng.IntN(len(adjs))], nouns[rng.IntN(len(nouns))], 1+rng.IntN(200))
 			cat, sub := int64(1+rng.IntN(50)), int64(1+rng.IntN(10))
 			uom, putUp := uoms[rng.IntN(len(uoms))], putUps[rng.IntN(len(putUps))]
-			units := stockroom.Units(1+rng.IntN(100)) * stockroom.UnitScale
+			units := stockroom.Whole(int64(1 + rng.IntN(100)))
 			batch = append(batch, stockroom.ItemChange{
 				ShortID: fmt.Sprintf("DEMO-%07d", i), Description: &desc, Category: &cat, SubCategory: &sub,
 				UOM: &uom, PutUp: &putUp, Units: &units,

@@ -408,10 +408,10 @@ func TestAuditCommand(t *testing.T) {
 	if _, err := c.CreateItem(ctx, client.ItemInput{ShortID: "AUD-1"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Receive(ctx, client.ReceiveRequest{ItemID: "AUD-1", Units: 10 * stockroom.UnitScale, WID: 1, ReasonCode: 1}); err != nil {
+	if _, err := c.Receive(ctx, client.ReceiveRequest{ItemID: "AUD-1", Units: stockroom.Whole(10), WID: 1, ReasonCode: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Issue(ctx, client.IssueRequest{ItemID: "AUD-1", Units: 4 * stockroom.UnitScale, WID: 1, ReasonCode: 20}); err != nil {
+	if _, err := c.Issue(ctx, client.IssueRequest{ItemID: "AUD-1", Units: stockroom.Whole(4), WID: 1, ReasonCode: 20}); err != nil {
 		t.Fatal(err)
 	}
 	if out := mustAdmin(t, dsn, "audit"); !strings.Contains(out, "every invariant holds") {

@@ -19,6 +19,14 @@ func isTooLarge(err error) bool {
 	return errors.As(err, &mbe)
 }
 
+// bodyError is the refusal of a body that could not be read.
+func bodyError(err error) error {
+	if isTooLarge(err) {
+		return tooLarge()
+	}
+	return stockroom.Errorf(stockroom.EBADREQUEST, "The request body could not be read.")
+}
+
 func tooLarge() error {
 	return stockroom.Errorf(stockroom.ETOOLARGE, "The request body is larger than 1 MiB.")
 }
@@ -40,10 +48,7 @@ func decodeObject(r *http.Request) (object, error) {
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		if isTooLarge(err) {
-			return nil, tooLarge()
-		}
-		return nil, stockroom.Errorf(stockroom.EBADREQUEST, "The request body could not be read.")
+		return nil, bodyError(err)
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(body, &raw); err != nil || raw == nil {
@@ -187,5 +192,5 @@ func (o object) unitsOr(v *stockroom.Validation, name string) stockroom.Units {
 	if u := o.units(v, name); u != nil {
 		return *u
 	}
-	return 0
+	return stockroom.Units{}
 }

@@ -13,6 +13,9 @@ type reqInfo struct {
 	route     string
 	principal *stockroom.Principal
 	clientID  string // also set on token requests, before any principal exists
+	// key is the request's Idempotency-Key, keyErr why it cannot be used.
+	key    *stockroom.IdempotencyKey
+	keyErr error
 }
 
 type infoKey struct{}

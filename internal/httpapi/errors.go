@@ -8,31 +8,6 @@ import (
 	"github.com/stockroom/stockroom"
 )
 
-// statusByCode is the one table from error code to HTTP status.
-var statusByCode = map[string]int{
-	stockroom.EBADREQUEST:     http.StatusBadRequest,
-	stockroom.EINVALID:        http.StatusBadRequest,
-	stockroom.EUNAUTHORIZED:   http.StatusUnauthorized,
-	stockroom.EFORBIDDEN:      http.StatusForbidden,
-	stockroom.ENOTFOUND:       http.StatusNotFound,
-	stockroom.EMETHOD:         http.StatusMethodNotAllowed,
-	stockroom.ECONFLICT:       http.StatusConflict,
-	stockroom.ETOOLARGE:       http.StatusRequestEntityTooLarge,
-	stockroom.EIDEMPOTENCY:    http.StatusUnprocessableEntity,
-	stockroom.ERATELIMITED:    http.StatusTooManyRequests,
-	stockroom.EINTERNAL:       http.StatusInternalServerError,
-	stockroom.ENOTIMPLEMENTED: http.StatusNotImplemented,
-	stockroom.EUNAVAILABLE:    http.StatusServiceUnavailable,
-}
-
-// errorBody is the contract's error object.
-type errorBody struct {
-	StatusCode int                 `json:"statusCode"`
-	Error      string              `json:"error"`
-	Message    string              `json:"message"`
-	Details    map[string][]string `json:"details"`
-}
-
 // writeError is the one place that turns an error into a response. Errors
 // that are not *stockroom.Error become "Internal error." for the client, and
 // their text goes to the log with the request id. 5xx causes are always logged.
@@ -41,12 +16,28 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		writeRateLimited(w, rl)
 		return
 	}
+	status, body := s.errorObject(r, err)
+	if status == http.StatusUnauthorized && w.Header().Get("WWW-Authenticate") == "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="stockroom"`)
+	}
+	if errors.Is(err, stockroom.ErrKeyInProgress) {
+		// Retry-After tells this 409 from a refusal that waiting cannot
+		// change (short stock, a duplicate): the first request's answer is
+		// usually there within the second.
+		w.Header().Set("Retry-After", "1")
+	}
+	writeJSON(w, status, body)
+}
+
+// errorObject returns the status and the error object of err, and logs the
+// cause of a 5xx.
+func (s *Server) errorObject(r *http.Request, err error) (int, stockroom.ErrorBody) {
 	code := stockroom.ErrorCode(err)
-	status, ok := statusByCode[code]
+	status, ok := stockroom.StatusByCode[code]
 	if !ok {
 		code, status = stockroom.EINTERNAL, http.StatusInternalServerError
 	}
-	body := errorBody{StatusCode: status, Error: code, Message: stockroom.ErrorMessage(err)}
+	body := stockroom.ErrorBody{StatusCode: status, Code: code, Message: stockroom.ErrorMessage(err)}
 	var se *stockroom.Error
 	if errors.As(err, &se) && code == stockroom.EINVALID {
 		body.Details = se.Details
@@ -59,8 +50,5 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			slog.String("request_id", infoFrom(r.Context()).id),
 			slog.String("error", err.Error()))
 	}
-	if status == http.StatusUnauthorized && w.Header().Get("WWW-Authenticate") == "" {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="stockroom"`)
-	}
-	writeJSON(w, status, body)
+	return status, body
 }

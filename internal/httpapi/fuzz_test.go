@@ -94,7 +94,11 @@ func FuzzParseItemChange(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		r := httptest.NewRequest("POST", "/api/v1/Item", strings.NewReader(body))
 		r.Header.Set("Content-Type", "application/json")
-		ch, err := parseItemChange(r)
+		ch, v, err := readItemChange(r)
+		if err == nil {
+			ch.Validate(&v)
+			err = v.Err()
+		}
 		if err != nil {
 			if c := stockroom.ErrorCode(err); c != stockroom.EBADREQUEST && c != stockroom.EINVALID {
 				t.Fatalf("error code %q: %v", c, err)
@@ -109,7 +113,7 @@ func FuzzParseItemChange(f *testing.F) {
 				t.Fatalf("accepted out-of-range integer %d", *p)
 			}
 		}
-		if ch.Units != nil && (*ch.Units < 0 || *ch.Units > stockroom.MaxUnits) {
+		if ch.Units != nil && (ch.Units.Sign() < 0 || stockroom.Whole(1_000_000_000_000).Less(*ch.Units)) {
 			t.Fatalf("accepted units %v", *ch.Units)
 		}
 	})

@@ -2,103 +2,122 @@ package httpapi
 
 import (
 	"bytes"
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
+	"errors"
 	"io"
-	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/stockroom/stockroom"
 	"github.com/stockroom/stockroom/internal/service"
 )
 
-// idempotent runs a POST that carries an Idempotency-Key: the first request
-// with a key runs and its response is kept; a repeat with the same body gets
-// that response again with Idempotent-Replayed: true; a repeat with another
-// body is 422; a repeat while the first still runs is 409.
-func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, key string, handle handlerFunc) error {
-	p := principalFrom(r.Context())
-	if !service.ValidIdempotencyKey(key) {
-		return stockroom.Errorf(stockroom.EBADREQUEST, "Idempotency-Key must be 1 to 255 printable ASCII characters.")
-	}
+// Idempotency-Key, as contract §7 has it. The key travels to the service with
+// the request, and the transaction that carries the request out claims it
+// and records its answer together with its change. Here: reading the key,
+// answering replays, and recording refusals, which change nothing and so are
+// recorded on their own.
+
+// readKey reads the body of a POST carrying an Idempotency-Key, which the
+// key's request hash needs, and keeps the key (or why it is unusable) for
+// the handler. The body stays readable for the handler.
+func (s *Server) readKey(r *http.Request, info *reqInfo) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		if isTooLarge(err) {
-			return tooLarge()
-		}
-		return stockroom.Errorf(stockroom.EBADREQUEST, "The request body could not be read.")
+		info.keyErr = bodyError(err)
+		r.Body = io.NopCloser(errReader{info.keyErr})
+		return
 	}
-	sum := sha256.Sum256(append([]byte(r.Method+" "+r.URL.Path+"\n"), body...))
-	outcome, rec, err := s.svc.ClaimIdempotencyKey(r.Context(), p, key, hex.EncodeToString(sum[:]))
-	if err != nil {
-		return err
-	}
-	switch outcome {
-	case stockroom.ClaimReplay:
-		w.Header().Set("Idempotent-Replayed", "true")
-		if rec.Location != "" {
-			w.Header().Set("Location", rec.Location)
-		}
-		w.Header().Set("Content-Type", rec.ContentType)
-		w.WriteHeader(rec.Status)
-		_, _ = w.Write(rec.Body)
-		return nil
-	case stockroom.ClaimMismatch:
-		return stockroom.Errorf(stockroom.EIDEMPOTENCY, "This Idempotency-Key was used with a different request.")
-	case stockroom.ClaimRunning:
-		// Retry-After tells this 409 from a refusal that waiting cannot
-		// change (short stock, a duplicate): the first request's answer
-		// is usually there within the second.
-		w.Header().Set("Retry-After", "1")
-		return stockroom.Errorf(stockroom.ECONFLICT, "A request with this Idempotency-Key is still in progress; retry later.")
-	case stockroom.ClaimLost:
-		return stockroom.Errorf(stockroom.ECONFLICT, "A request with this Idempotency-Key was applied, but its response was lost; see GET /Inventory/Transactions.")
-	}
-
-	// Run the request, recording what it writes.
-	base := r.Context()
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	rec2 := &responseRecorder{ResponseWriter: w}
-	r = r.WithContext(s.svc.ApplyingContext(base, p, key))
-	if err := handle(rec2, r); err != nil {
-		s.writeError(rec2, r, err)
-	}
-	// The outcome is stored even if the client has gone: a retry must see it.
-	// (Not under the applying context: storing it changes no stock.)
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(base), 10*time.Second)
-	defer cancel()
-	if rec2.status >= 500 {
-		err = s.svc.ReleaseIdempotencyKey(ctx, p, key)
-	} else {
-		err = s.svc.CompleteIdempotencyKey(ctx, p, key, rec2.status, rec2.Header().Get("Content-Type"), rec2.Header().Get("Location"), rec2.body.Bytes())
-	}
-	if err != nil {
-		s.logger.LogAttrs(ctx, slog.LevelError, "idempotency key not recorded",
-			slog.String("request_id", infoFrom(ctx).id), slog.String("error", err.Error()))
-	}
-	return nil
+	info.key, info.keyErr = service.NewIdempotencyKey(info.principal, r.Header.Get("Idempotency-Key"), r.Method, r.URL.Path, body)
 }
 
-// responseRecorder passes a response through and keeps a copy.
-type responseRecorder struct {
-	http.ResponseWriter
-	status int
-	body   bytes.Buffer
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// answerer makes the answer a keyed request records when it succeeds: the
+// result as JSON with the given status, and its Location when location is
+// not nil.
+func answerer(status int, location func(result any) string) func(any) stockroom.Reply {
+	return func(result any) stockroom.Reply {
+		rep := stockroom.Reply{Status: status, ContentType: jsonType, Body: encodeJSON(result)}
+		if location != nil {
+			rep.Location = location(result)
+		}
+		return rep
+	}
 }
 
-func (r *responseRecorder) WriteHeader(code int) {
-	if r.status == 0 {
-		r.status = code
+// respond writes a handler's success: the answer recorded with the change
+// when the request had a key (the very bytes a repeat will get), else the
+// result as JSON.
+func (s *Server) respond(w http.ResponseWriter, r *http.Request, key *stockroom.IdempotencyKey, status int, result any, location func(any) string) {
+	if key != nil && key.Recorded != nil {
+		writeReply(w, *key.Recorded, false)
+		return
 	}
-	r.ResponseWriter.WriteHeader(code)
+	rep := answerer(status, location)(result)
+	if key != nil {
+		// A write that did not record its answer: record it now.
+		if err := s.svc.RecordRefusal(r.Context(), key, rep); err != nil {
+			s.answerError(w, r, err)
+			return
+		}
+	}
+	writeReply(w, rep, false)
 }
 
-func (r *responseRecorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
+// answerError writes the answer to a request that failed. A replay gets the
+// answer given before. A refusal of a keyed request is recorded first as the
+// key's answer; if a repeat answered the key meanwhile, that answer is given
+// instead, so that every repeat of a request gets one answer.
+func (s *Server) answerError(w http.ResponseWriter, r *http.Request, err error) {
+	if rep, ok := service.IsReplay(err); ok {
+		writeReply(w, rep.Reply, true)
+		return
 	}
-	r.body.Write(b)
-	return r.ResponseWriter.Write(b)
+	key := infoFrom(r.Context()).key
+	if key == nil || !isRefusal(err) {
+		s.writeError(w, r, err)
+		return
+	}
+	status, body := s.errorObject(r, err)
+	rep := stockroom.Reply{Status: status, ContentType: jsonType, Body: encodeJSON(body)}
+	if rerr := s.svc.RecordRefusal(r.Context(), key, rep); rerr != nil {
+		if again, ok := service.IsReplay(rerr); ok {
+			writeReply(w, again.Reply, true)
+			return
+		}
+		// Unrecorded, the refusal could be answered differently on a
+		// repeat: answer why it could not be recorded instead.
+		s.writeError(w, r, rerr)
+		return
+	}
+	writeReply(w, rep, false)
+}
+
+// isRefusal reports whether err is an answer to the request itself (a 4xx),
+// to be recorded for its key; not a refusal of the key (still in progress,
+// used with another request) and not a failure (5xx), after which a repeat
+// runs afresh.
+func isRefusal(err error) bool {
+	if errors.Is(err, stockroom.ErrKeyInProgress) || errors.Is(err, stockroom.ErrKeyMismatch) {
+		return false
+	}
+	status, ok := stockroom.StatusByCode[stockroom.ErrorCode(err)]
+	return ok && status >= 400 && status < 500
+}
+
+// writeReply writes a recorded answer; replayed marks it as the repeat of an
+// answer given before.
+func writeReply(w http.ResponseWriter, rep stockroom.Reply, replayed bool) {
+	if replayed {
+		w.Header().Set("Idempotent-Replayed", "true")
+	}
+	if rep.Location != "" {
+		w.Header().Set("Location", rep.Location)
+	}
+	w.Header().Set("Content-Type", rep.ContentType)
+	w.WriteHeader(rep.Status)
+	_, _ = w.Write(rep.Body)
 }

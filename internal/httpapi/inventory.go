@@ -2,21 +2,18 @@ package httpapi
 
 import (
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/service"
 )
 
 // handleReceive serves POST /Inventory/Receive.
 func (s *Server) handleReceive(w http.ResponseWriter, r *http.Request) error {
 	o, err := decodeObject(r)
-	if err != nil {
-		return err
-	}
 	var v stockroom.Validation
-	req := stockroom.ReceiveRequest{
+	in := stockroom.ReceiveRequest{
 		ItemID: o.strOr(&v, "itemID"), Units: o.unitsOr(&v, "units"), WID: o.intOr(&v, "wid"),
 		ReasonCode: o.intOr(&v, "reasonCode"), Spot: o.strOr(&v, "spot"), Serial: o.strOr(&v, "serial"),
 		Serial2: o.strOr(&v, "serial2"), RFIDTag: o.strOr(&v, "rfidTag"), Reference: o.strOr(&v, "reference"),
@@ -24,95 +21,55 @@ func (s *Server) handleReceive(w http.ResponseWriter, r *http.Request) error {
 		Price: o.unitsOr(&v, "price"), Expires: o.time(&v, "expires"), Supplier: o.intOr(&v, "supplier"),
 		Line: o.intOr(&v, "line"), JobID: o.intOr(&v, "jobid"),
 	}
-	lot, id, err := s.svc.Receive(r.Context(), principalFrom(r.Context()), req, &v)
+	req := newRequest(r, in, v, err, http.StatusCreated, nil)
+	res, err := s.svc.Receive(r.Context(), principalFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
-	s.metrics.StockTransaction(stockroom.TxReceive)
-	writeJSON(w, http.StatusCreated, struct {
-		TransactionID int64         `json:"transactionID"`
-		Type          string        `json:"type"`
-		RecNo         int64         `json:"recNo"`
-		Lot           stockroom.Lot `json:"lot"`
-	}{id, stockroom.TxReceive, lot.RecNo, lot})
+	s.metrics.StockTransaction(string(res.Type))
+	s.respond(w, r, req.Key, http.StatusCreated, res, nil)
 	return nil
-}
-
-// drawResult is the body of issue and move responses.
-type drawResult struct {
-	TransactionID int64            `json:"transactionID"`
-	Type          string           `json:"type"`
-	ItemID        string           `json:"itemID"`
-	WID           int64            `json:"wid"`
-	ToWID         *int64           `json:"toWid,omitempty"`
-	ToSpot        *string          `json:"toSpot,omitempty"`
-	Units         stockroom.Units  `json:"units"`
-	Lines         []drawResultLine `json:"lines"`
-}
-
-type drawResultLine struct {
-	RecNo     int64           `json:"recNo"`
-	Units     stockroom.Units `json:"units"`
-	Remaining stockroom.Units `json:"remaining"`
-	NewRecNo  *int64          `json:"newRecNo,omitempty"`
-}
-
-func linesOf(draws []stockroom.Draw, move bool) []drawResultLine {
-	out := make([]drawResultLine, len(draws))
-	for i, d := range draws {
-		out[i] = drawResultLine{RecNo: d.RecNo, Units: d.Units, Remaining: d.Remaining}
-		if move {
-			out[i].NewRecNo = &draws[i].NewRecNo
-		}
-	}
-	return out
 }
 
 // handleIssue serves POST /Inventory/Issue.
 func (s *Server) handleIssue(w http.ResponseWriter, r *http.Request) error {
 	o, err := decodeObject(r)
-	if err != nil {
-		return err
-	}
 	var v stockroom.Validation
-	req := stockroom.IssueRequest{
+	in := stockroom.IssueRequest{
 		ItemID: o.strOr(&v, "itemID"), Units: o.unitsOr(&v, "units"), WID: o.intOr(&v, "wid"),
 		ReasonCode: o.intOr(&v, "reasonCode"), Spot: o.strOr(&v, "spot"), Serial: o.strOr(&v, "serial"),
 		Serial2: o.strOr(&v, "serial2"), RFIDTag: o.strOr(&v, "rfidTag"), Reference: o.strOr(&v, "reference"),
 		Remark: o.strOr(&v, "remark"), NetWeight: o.unitsOr(&v, "netWeight"), ShipTo: o.intOr(&v, "shipto"),
 		ProdID: o.strOr(&v, "prodID"), RecNo: o.intOr(&v, "recno"), Line: o.intOr(&v, "line"),
 	}
-	draws, id, err := s.svc.Issue(r.Context(), principalFrom(r.Context()), req, &v)
+	req := newRequest(r, in, v, err, http.StatusOK, nil)
+	res, err := s.svc.Issue(r.Context(), principalFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
-	s.metrics.StockTransaction(stockroom.TxIssue)
-	writeJSON(w, http.StatusOK, drawResult{TransactionID: id, Type: stockroom.TxIssue, ItemID: req.ItemID, WID: req.WID,
-		Units: req.Units, Lines: linesOf(draws, false)})
+	s.metrics.StockTransaction(string(res.Type))
+	s.respond(w, r, req.Key, http.StatusOK, res, nil)
 	return nil
 }
 
 // handleMove serves POST /Inventory/Move.
 func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) error {
 	o, err := decodeObject(r)
-	if err != nil {
-		return err
-	}
 	var v stockroom.Validation
-	req := stockroom.MoveRequest{
+	in := stockroom.MoveRequest{
 		ItemID: o.strOr(&v, "itemID"), Units: o.unitsOr(&v, "units"), WID: o.intOr(&v, "wid"),
 		FromSpot: o.strOr(&v, "fromSpot"), ToSpot: o.str(&v, "toSpot"), ShipToWID: o.intOr(&v, "shipToWid"),
 		TransitSlip: o.strOr(&v, "transitSlip"), Serial: o.strOr(&v, "serial"), Serial2: o.strOr(&v, "serial2"),
 		RFIDTag: o.strOr(&v, "rfidTag"), Reference: o.strOr(&v, "reference"), RecNo: o.intOr(&v, "recno"),
 		Received: o.time(&v, "received"),
 	}
-	draws, id, toWID, toSpot, err := s.svc.Move(r.Context(), principalFrom(r.Context()), req, &v)
+	req := newRequest(r, in, v, err, http.StatusOK, nil)
+	res, err := s.svc.Move(r.Context(), principalFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
-	s.metrics.StockTransaction(stockroom.TxMove)
-	writeJSON(w, http.StatusOK, drawResult{TransactionID: id, Type: stockroom.TxMove, ItemID: req.ItemID, WID: req.WID,
-		ToWID: &toWID, ToSpot: &toSpot, Units: req.Units, Lines: linesOf(draws, true)})
+	s.metrics.StockTransaction(string(res.Type))
+	s.respond(w, r, req.Key, http.StatusOK, res, nil)
 	return nil
 }
 
@@ -120,40 +77,18 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) handleHold(hold bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		o, err := decodeObject(r)
-		if err != nil {
-			return err
-		}
 		var v stockroom.Validation
-		recNo := o.intOr(&v, "recno")
-		if err := v.Err(); err != nil {
-			return err
-		}
-		lot, id, err := s.svc.SetHold(r.Context(), principalFrom(r.Context()), recNo, hold)
+		req := newRequest(r, service.HoldRequest{RecNo: o.intOr(&v, "recno")}, v, err, http.StatusOK, nil)
+		res, err := s.svc.SetHold(r.Context(), principalFrom(r.Context()), hold, req)
 		if err != nil {
 			return err
 		}
-		typ := stockroom.TxHold
-		if !hold {
-			typ = stockroom.TxRelease
+		if res.TransactionID != nil {
+			s.metrics.StockTransaction(string(res.Type))
 		}
-		if id != 0 {
-			s.metrics.StockTransaction(typ)
-		}
-		writeJSON(w, http.StatusOK, struct {
-			TransactionID *int64        `json:"transactionID"`
-			Type          string        `json:"type"`
-			RecNo         int64         `json:"recNo"`
-			Lot           stockroom.Lot `json:"lot"`
-		}{nonZero(id), typ, lot.RecNo, lot})
+		s.respond(w, r, req.Key, http.StatusOK, res, nil)
 		return nil
 	}
-}
-
-func nonZero(n int64) *int64 {
-	if n == 0 {
-		return nil
-	}
-	return &n
 }
 
 // pathWID reads the {wid} of a path; a non-integer is not found.
@@ -181,27 +116,25 @@ func boolParam(q query, v *stockroom.Validation, name string) *bool {
 
 // listRequest reads what every inventory list takes: the {wid} of the path
 // (when byWarehouse), the query, and the paging parameters, whose problems
-// are collected in v for the list's own filters to add to.
-func listRequest(r *http.Request, byWarehouse bool) (wid int64, q query, req stockroom.PageRequest, v stockroom.Validation, err error) {
+// are collected in v for the list's own filters to add to. readErr is why
+// the request cannot be read, for the service to report after the
+// permission check.
+func listRequest(r *http.Request, byWarehouse bool) (wid int64, q query, req stockroom.PageRequest, v stockroom.Validation, readErr error) {
 	if byWarehouse {
-		if wid, err = pathWID(r); err != nil {
-			return
-		}
+		wid, readErr = pathWID(r)
 	}
-	if q, err = queryOf(r); err != nil {
-		return
+	q, err := queryOf(r)
+	if readErr == nil {
+		readErr = err
 	}
 	req, perr := parsePageRequest(q)
-	return wid, q, req, validationOf(perr), nil
+	return wid, q, req, validationOf(perr), readErr
 }
 
 // handleLotList serves GET /Inventory and GET /Inventory/{wid}.
 func (s *Server) handleLotList(byWarehouse bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		wid, q, req, v, err := listRequest(r, byWarehouse)
-		if err != nil {
-			return err
-		}
+		wid, q, page, v, readErr := listRequest(r, byWarehouse)
 		f := stockroom.LotFilter{WID: wid}
 		f.ItemShortID, _ = q.get("itemID")
 		if spot, ok := q.get("spot"); ok {
@@ -212,14 +145,11 @@ func (s *Server) handleLotList(byWarehouse bool) handlerFunc {
 		if b := boolParam(q, &v, "includeShipped"); b != nil {
 			f.IncludeShipped = *b
 		}
-		if err := v.Err(); err != nil {
-			return err
-		}
-		page, err := s.svc.ListLots(r.Context(), principalFrom(r.Context()), f, req)
+		res, err := s.svc.ListLots(r.Context(), principalFrom(r.Context()), readRequest(service.LotQuery{Filter: f, Page: page}, v, readErr))
 		if err != nil {
 			return err
 		}
-		writePage(w, page)
+		writePage(w, res)
 		return nil
 	}
 }
@@ -228,35 +158,24 @@ func (s *Server) handleLotList(byWarehouse bool) handlerFunc {
 // GET /Inventory/StockLevels/{wid}.
 func (s *Server) handleStockLevels(byWarehouse bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		wid, q, req, v, err := listRequest(r, byWarehouse)
-		if err != nil {
-			return err
-		}
+		wid, q, page, v, readErr := listRequest(r, byWarehouse)
 		f := stockroom.StockFilter{WID: wid}
 		f.ItemShortID, _ = q.get("itemID")
 		if b := boolParam(q, &v, "includeZero"); b != nil {
 			f.IncludeZero = *b
 		}
-		if err := v.Err(); err != nil {
-			return err
-		}
-		page, err := s.svc.ListStockLevels(r.Context(), principalFrom(r.Context()), f, req)
+		res, err := s.svc.ListStockLevels(r.Context(), principalFrom(r.Context()), readRequest(service.StockLevelQuery{Filter: f, Page: page}, v, readErr))
 		if err != nil {
 			return err
 		}
-		writePage(w, page)
+		writePage(w, res)
 		return nil
 	}
 }
 
-var transactionTypes = []string{stockroom.TxReceive, stockroom.TxIssue, stockroom.TxMove, stockroom.TxHold, stockroom.TxRelease}
-
 // handleTransactionList serves GET /Inventory/Transactions.
 func (s *Server) handleTransactionList(w http.ResponseWriter, r *http.Request) error {
-	_, q, req, v, err := listRequest(r, false)
-	if err != nil {
-		return err
-	}
+	_, q, page, v, readErr := listRequest(r, false)
 	var f stockroom.TransactionFilter
 	f.ItemShortID, _ = q.get("itemID")
 	if wid, ok := q.get("wid"); ok {
@@ -267,19 +186,21 @@ func (s *Server) handleTransactionList(w http.ResponseWriter, r *http.Request) e
 		f.WID = n
 	}
 	if t, ok := q.get("type"); ok {
-		f.Type = strings.ToLower(strings.TrimSpace(t))
-		if !slices.Contains(transactionTypes, f.Type) {
-			v.Add("type", "must be one of "+strings.Join(transactionTypes, ", "))
+		typ, known := stockroom.ParseTxType(t)
+		if !known {
+			names := make([]string, len(stockroom.TxTypes))
+			for i, t := range stockroom.TxTypes {
+				names[i] = string(t)
+			}
+			v.Add("type", "must be one of "+strings.Join(names, ", "))
 		}
+		f.Type = typ
 	}
-	if err := v.Err(); err != nil {
-		return err
-	}
-	page, err := s.svc.ListTransactions(r.Context(), principalFrom(r.Context()), f, req)
+	res, err := s.svc.ListTransactions(r.Context(), principalFrom(r.Context()), readRequest(service.TransactionQuery{Filter: f, Page: page}, v, readErr))
 	if err != nil {
 		return err
 	}
-	writePage(w, page)
+	writePage(w, res)
 	return nil
 }
 
@@ -287,9 +208,9 @@ func (s *Server) handleTransactionList(w http.ResponseWriter, r *http.Request) e
 func (s *Server) handleTransactionGet(w http.ResponseWriter, r *http.Request) error {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
-		return stockroom.Errorf(stockroom.ENOTFOUND, "No transaction %q.", r.PathValue("id"))
+		err = stockroom.Errorf(stockroom.ENOTFOUND, "No transaction %q.", r.PathValue("id"))
 	}
-	t, err := s.svc.GetTransaction(r.Context(), principalFrom(r.Context()), id)
+	t, err := s.svc.GetTransaction(r.Context(), principalFrom(r.Context()), readRequest(id, stockroom.Validation{}, err))
 	if err != nil {
 		return err
 	}

@@ -75,7 +75,7 @@ func TestStockTransactions(t *testing.T) {
 			}
 			tx := decode[stockroom.Transaction](t, a.get(t, fmt.Sprintf("/api/v1/Inventory/Transactions/%d", int64(v["transactionID"].(float64))), tok))
 			if tx.Type != "receive" || tx.ClientID != a.adminID || *tx.ReasonCode != 1 || tx.Reference != "PO-42" || tx.Remark != "first" ||
-				tx.Details["serial2"] != "SN1b" || tx.Details["supplier"] != 7.0 || tx.Details["grossWeight"] != 1.5 || len(tx.Lines) != 1 || tx.Lines[0].Units != 10_500_000 {
+				tx.Details["serial2"] != "SN1b" || tx.Details["supplier"] != 7.0 || tx.Details["grossWeight"] != 1.5 || len(tx.Lines) != 1 || tx.Lines[0].Units != stockroom.MustParseUnits("10.5") {
 				t.Fatalf("ledger entry %+v", tx)
 			}
 		})
@@ -116,7 +116,7 @@ func TestStockTransactions(t *testing.T) {
 				t.Fatalf("hold response %v", h)
 			}
 			p := decode[struct{ Value []stockroom.StockLevel }](t, a.get(t, "/api/v1/Inventory/StockLevels/2?itemID=ITEM-A", tok))
-			if len(p.Value) != 1 || p.Value[0].OnHold != 3_000_000 || p.Value[0].Available != 0 {
+			if len(p.Value) != 1 || p.Value[0].OnHold != stockroom.Whole(3) || !p.Value[0].Available.IsZero() {
 				t.Fatalf("levels with a hold %+v", p.Value)
 			}
 			held := decode[struct{ TotalCount int }](t, a.get(t, "/api/v1/Inventory/2?hold=true", tok))
@@ -173,15 +173,15 @@ func TestStockTransactions(t *testing.T) {
 			}](t, a.get(t, "/api/v1/Inventory?pageSize=250", tok))
 			var sum stockroom.Units
 			for i, l := range lots.Value {
-				sum += l.Units
-				if l.Units <= 0 || (i > 0 && l.Received.After(lots.Value[i-1].Received)) {
+				sum = sum.Add(l.Units)
+				if l.Units.Sign() <= 0 || (i > 0 && l.Received.After(lots.Value[i-1].Received)) {
 					t.Fatalf("lot list not in stock, newest first: %+v", lots.Value)
 				}
 			}
 			levels := decode[struct{ Value []stockroom.StockLevel }](t, a.get(t, "/api/v1/Inventory/StockLevels?pageSize=250", tok))
 			var lsum stockroom.Units
 			for _, l := range levels.Value {
-				lsum += l.InStock
+				lsum = lsum.Add(l.InStock)
 			}
 			if sum != lsum || lots.TotalCount != len(lots.Value) {
 				t.Fatalf("lots sum %s, levels sum %s", sum, lsum)
@@ -275,13 +275,20 @@ func TestInventoryForbidden(t *testing.T) {
 			{"POST", "/api/v1/Inventory/Issue", map[string]any{"itemID": "ITEM-A", "units": 1, "wid": 2, "reasonCode": 20}, 0},
 			{"POST", "/api/v1/Inventory/Move", map[string]any{"itemID": "ITEM-A", "units": 1, "wid": 2, "toSpot": "Z"}, 0},
 			{"POST", "/api/v1/Inventory/Move", map[string]any{"itemID": "ITEM-A", "units": 1, "wid": 1, "shipToWid": 2}, 0},
-			{"POST", "/api/v1/Inventory/Hold", map[string]any{"recno": lotIn2}, 0},
-			{"POST", "/api/v1/Inventory/Release", map[string]any{"recno": lotIn2}, 0},
 		}
 		for _, c := range outOfScope {
 			v := wantError(t, a.send(t, c.method, c.path, in1, c.body), 403, stockroom.EFORBIDDEN)
 			if v["message"] != stockroom.MsgOutOfScope {
 				t.Errorf("%s %s %v: %v", c.method, c.path, c.body, v["message"])
+			}
+		}
+		// A lot named by recNo outside the scope is not found, as if it did
+		// not exist: the client learns nothing of other warehouses' lots.
+		for _, path := range []string{"/api/v1/Inventory/Hold", "/api/v1/Inventory/Release"} {
+			missing := wantError(t, a.send(t, "POST", path, in1, map[string]any{"recno": 999999}), 404, stockroom.ENOTFOUND)
+			hidden := wantError(t, a.send(t, "POST", path, in1, map[string]any{"recno": lotIn2}), 404, stockroom.ENOTFOUND)
+			if strings.Replace(hidden["message"].(string), fmt.Sprint(lotIn2), "N", 1) != strings.Replace(missing["message"].(string), "999999", "N", 1) {
+				t.Errorf("%s: a lot outside the scope says %q, a missing one %q", path, hidden["message"], missing["message"])
 			}
 		}
 		// Aggregates and lists without {wid} show nothing of warehouse 2.
@@ -299,7 +306,7 @@ func TestInventoryForbidden(t *testing.T) {
 			TotalCount int
 		}](t, a.get(t, "/api/v1/Inventory/StockLevels?includeZero=true", in1))
 		for _, l := range levels.Value {
-			if (l.ShortID == "ITEM-A" && l.InStock != 7_000_000) || (l.ShortID == "ITEM-B" && l.InStock != 0) {
+			if (l.ShortID == "ITEM-A" && l.InStock != stockroom.Whole(7)) || (l.ShortID == "ITEM-B" && !l.InStock.IsZero()) {
 				t.Fatalf("scoped levels include warehouse 2: %+v", levels.Value)
 			}
 		}
@@ -337,8 +344,8 @@ func TestConcurrentStockOverHTTP(t *testing.T) {
 			wg.Go(func() {
 				for i := range each {
 					item, wid := (g+i)%2, 1+(g*7+i)%2
-					units := int64(1+(g*13+i*7)%5) * stockroom.UnitScale / 2 // 0.5 .. 2.5
-					body := map[string]any{"itemID": items[item], "units": stockroom.Units(units), "wid": wid}
+					units := int64(1+(g*13+i*7)%5) * stockroom.UnitScale / 2 // 0.5 .. 2.5, in millionths
+					body := map[string]any{"itemID": items[item], "units": stockroom.FromMicros(units), "wid": wid}
 					var path string
 					switch (g + i*3) % 3 {
 					case 0:
@@ -375,8 +382,8 @@ func TestConcurrentStockOverHTTP(t *testing.T) {
 		for i, item := range items {
 			for wid := 1; wid <= 2; wid++ {
 				p := decode[struct{ Value []stockroom.StockLevel }](t, a.get(t, fmt.Sprintf("/api/v1/Inventory/StockLevels/%d?itemID=%s&includeZero=true", wid, item), tok))
-				if len(p.Value) != 1 || int64(p.Value[0].InStock) != net[i][wid].Load() {
-					t.Errorf("%s in warehouse %d: levels %+v, successful responses net %s", item, wid, p.Value, stockroom.Units(net[i][wid].Load()))
+				if len(p.Value) != 1 || p.Value[0].InStock.Micros() != net[i][wid].Load() {
+					t.Errorf("%s in warehouse %d: levels %+v, successful responses net %s", item, wid, p.Value, stockroom.FromMicros(net[i][wid].Load()))
 				}
 			}
 		}

@@ -2,34 +2,20 @@ package httpapi
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/service"
 )
 
-// itemView is an item as clients read it: with the derived fields clients of
-// the original product expect, active (the inverse of discontinued), and
-// categoryID and unit beside category and uOM.
-type itemView struct {
-	stockroom.Item
-	Active     bool   `json:"active"`
-	CategoryID int64  `json:"categoryID"`
-	Unit       string `json:"unit"`
-}
-
-func viewItem(it stockroom.Item) itemView {
-	return itemView{Item: it, Active: !it.Discontinued, CategoryID: it.Category, Unit: it.UOM}
-}
-
-// parseItemChange reads an item body (create or update) and validates it,
-// reporting type errors and rule errors together.
-func parseItemChange(r *http.Request) (stockroom.ItemChange, error) {
-	o, err := decodeObject(r)
-	if err != nil {
-		return stockroom.ItemChange{}, err
-	}
+// readItemChange reads an item body (create or update); its fields' type
+// errors are collected in v, for the service to report with its own
+// validation.
+func readItemChange(r *http.Request) (stockroom.ItemChange, stockroom.Validation, error) {
 	var v stockroom.Validation
+	o, err := decodeObject(r)
 	ch := stockroom.ItemChange{
 		Description: o.str(&v, "description"),
 		Category:    synonym(o, &v, "category", "categoryID", object.int),
@@ -39,9 +25,7 @@ func parseItemChange(r *http.Request) (stockroom.ItemChange, error) {
 		Units:       o.units(&v, "units"),
 		DfltOwner:   o.int(&v, "dfltOwner"),
 	}
-	if s := o.str(&v, "shortID"); s != nil {
-		ch.ShortID = *s
-	}
+	ch.ShortID = o.strOr(&v, "shortID")
 	// active is the inverse of discontinued.
 	disc, act := o.bool(&v, "discontinued"), o.bool(&v, "active")
 	if act != nil {
@@ -52,65 +36,54 @@ func parseItemChange(r *http.Request) (stockroom.ItemChange, error) {
 		disc = &inv
 	}
 	ch.Discontinued = disc
-	ch.Validate(&v)
-	return ch, v.Err()
+	return ch, v, err
 }
 
 // handleItemQuery serves GET /Item: a key lookup (?key=&type=), a category
 // (?Category=, a plain array), or the paged list of active items.
 func (s *Server) handleItemQuery(w http.ResponseWriter, r *http.Request) error {
-	q, err := queryOf(r)
-	if err != nil {
-		return err
-	}
+	q, readErr := queryOf(r)
+	p := principalFrom(r.Context())
 	key, hasKey := q.get("key")
 	typ, hasType := q.get("type")
 	if hasKey || hasType {
-		it, err := s.svc.LookupItem(r.Context(), key, typ)
+		req := readRequest(service.ItemLookup{Key: key, Type: typ}, stockroom.Validation{}, readErr)
+		it, err := s.svc.LookupItem(r.Context(), p, req)
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, viewItem(it))
+		writeJSON(w, http.StatusOK, it)
 		return nil
 	}
 	if c, ok := q.get("category"); ok {
-		cat, err := strconv.ParseInt(c, 10, 64)
+		var v stockroom.Validation
+		cat, err := strconv.ParseInt(strings.TrimSpace(c), 10, 64)
 		if err != nil {
-			return stockroom.Invalid("Category", "must be an integer")
+			v.Add("Category", "must be an integer")
 		}
-		items, err := s.svc.ItemsInCategory(r.Context(), cat)
+		items, err := s.svc.ItemsInCategory(r.Context(), p, readRequest(cat, v, readErr))
 		if err != nil {
 			return err
 		}
-		views := make([]itemView, len(items))
-		for i, it := range items {
-			views[i] = viewItem(it)
-		}
-		writeJSON(w, http.StatusOK, views)
+		writeJSON(w, http.StatusOK, items)
 		return nil
 	}
-	return s.listItems(w, q, r, false)
+	return s.listItems(w, r, q, readErr, false)
 }
 
 // handleItemListAll serves GET /Item/All, discontinued items included.
 func (s *Server) handleItemListAll(w http.ResponseWriter, r *http.Request) error {
-	q, err := queryOf(r)
-	if err != nil {
-		return err
-	}
-	return s.listItems(w, q, r, true)
+	q, readErr := queryOf(r)
+	return s.listItems(w, r, q, readErr, true)
 }
 
-func (s *Server) listItems(w http.ResponseWriter, q query, r *http.Request, all bool) error {
-	req, err := parsePageRequest(q)
+func (s *Server) listItems(w http.ResponseWriter, r *http.Request, q query, readErr error, all bool) error {
+	page, perr := parsePageRequest(q)
+	res, err := s.svc.ListItems(r.Context(), principalFrom(r.Context()), all, readRequest(page, validationOf(perr), readErr))
 	if err != nil {
 		return err
 	}
-	page, err := s.svc.ListItems(r.Context(), all, req)
-	if err != nil {
-		return err
-	}
-	writePage(w, mapPage(page, viewItem))
+	writePage(w, res)
 	return nil
 }
 
@@ -118,117 +91,91 @@ func (s *Server) listItems(w http.ResponseWriter, q query, r *http.Request, all 
 func (s *Server) handleItemGet(w http.ResponseWriter, r *http.Request) error {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
-		return stockroom.Errorf(stockroom.ENOTFOUND, "No item with partNo %q.", r.PathValue("id"))
+		err = stockroom.Errorf(stockroom.ENOTFOUND, "No item with partNo %q; to find an item by ShortID, use GET /Item?key=%s&type=id.",
+			r.PathValue("id"), url.QueryEscape(r.PathValue("id")))
 	}
-	it, err := s.svc.GetItem(r.Context(), id)
+	it, err := s.svc.GetItem(r.Context(), principalFrom(r.Context()), readRequest(id, stockroom.Validation{}, err))
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, viewItem(it))
+	writeJSON(w, http.StatusOK, it)
 	return nil
+}
+
+// itemLocation is the Location of a created item.
+func itemLocation(result any) string {
+	return "/api/v1/Item/" + strconv.FormatInt(result.(stockroom.Item).PartNo, 10)
 }
 
 // handleItemCreate serves POST /Item: 201 with the full item and its
 // Location.
 func (s *Server) handleItemCreate(w http.ResponseWriter, r *http.Request) error {
-	ch, err := parseItemChange(r)
+	ch, v, err := readItemChange(r)
+	req := newRequest(r, ch, v, err, http.StatusCreated, itemLocation)
+	it, err := s.svc.CreateItem(r.Context(), principalFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
-	it, err := s.svc.CreateItem(r.Context(), principalFrom(r.Context()), ch)
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Location", "/api/v1/Item/"+strconv.FormatInt(it.PartNo, 10))
-	writeJSON(w, http.StatusCreated, viewItem(it))
+	s.respond(w, r, req.Key, http.StatusCreated, it, itemLocation)
 	return nil
-}
-
-// statusBody is the small success body of updates and deletes.
-type statusBody struct {
-	ShortID string `json:"shortID,omitempty"`
-	Alias   string `json:"alias,omitempty"`
-	Status  string `json:"status"`
 }
 
 // handleItemUpdate serves PUT /Item, a partial update.
 func (s *Server) handleItemUpdate(w http.ResponseWriter, r *http.Request) error {
-	ch, err := parseItemChange(r)
+	ch, v, err := readItemChange(r)
+	it, err := s.svc.UpdateItem(r.Context(), principalFrom(r.Context()), readRequest(ch, v, err))
 	if err != nil {
 		return err
 	}
-	it, err := s.svc.UpdateItem(r.Context(), ch)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, statusBody{ShortID: it.ShortID, Status: "updated"})
+	writeJSON(w, http.StatusOK, stockroom.StatusResult{ShortID: it.ShortID, Status: "updated"})
 	return nil
 }
 
 // handleItemDelete serves DELETE /Item/{shortID}: the item is discontinued,
 // never removed.
 func (s *Server) handleItemDelete(w http.ResponseWriter, r *http.Request) error {
-	it, err := s.svc.DiscontinueItem(r.Context(), r.PathValue("shortID"))
+	it, err := s.svc.DiscontinueItem(r.Context(), principalFrom(r.Context()), r.PathValue("shortID"))
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, statusBody{ShortID: it.ShortID, Status: "discontinued"})
+	writeJSON(w, http.StatusOK, stockroom.StatusResult{ShortID: it.ShortID, Status: "discontinued"})
 	return nil
 }
 
 // handleAliasList serves GET /Alias, optionally of one item (?itemID=).
 func (s *Server) handleAliasList(w http.ResponseWriter, r *http.Request) error {
-	q, err := queryOf(r)
-	if err != nil {
-		return err
-	}
-	req, err := parsePageRequest(q)
-	if err != nil {
-		return err
-	}
+	q, readErr := queryOf(r)
+	page, perr := parsePageRequest(q)
 	itemID, _ := q.get("itemID")
-	page, err := s.svc.ListAliases(r.Context(), itemID, req)
+	res, err := s.svc.ListAliases(r.Context(), principalFrom(r.Context()),
+		readRequest(service.AliasQuery{ItemID: itemID, Page: page}, validationOf(perr), readErr))
 	if err != nil {
 		return err
 	}
-	writePage(w, page)
+	writePage(w, res)
 	return nil
 }
 
 // handleAliasCreate serves POST /Alias {"alias", "itemID"}.
 func (s *Server) handleAliasCreate(w http.ResponseWriter, r *http.Request) error {
 	o, err := decodeObject(r)
-	if err != nil {
-		return err
-	}
 	var v stockroom.Validation
-	alias, itemID := strings.TrimSpace(deref(o.str(&v, "alias"))), strings.TrimSpace(deref(o.str(&v, "itemID")))
-	stockroom.ValidateKey(&v, "alias", alias)
-	stockroom.ValidateKey(&v, "itemID", itemID)
-	if err := v.Err(); err != nil {
-		return err
-	}
-	al, err := s.svc.CreateAlias(r.Context(), alias, itemID)
+	in := service.AliasRequest{Alias: o.strOr(&v, "alias"), ItemID: o.strOr(&v, "itemID")}
+	req := newRequest(r, in, v, err, http.StatusCreated, nil)
+	al, err := s.svc.CreateAlias(r.Context(), principalFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, al)
+	s.respond(w, r, req.Key, http.StatusCreated, al, nil)
 	return nil
 }
 
 // handleAliasDelete serves DELETE /Alias/{alias}.
 func (s *Server) handleAliasDelete(w http.ResponseWriter, r *http.Request) error {
-	al, err := s.svc.DeleteAlias(r.Context(), r.PathValue("alias"))
+	al, err := s.svc.DeleteAlias(r.Context(), principalFrom(r.Context()), r.PathValue("alias"))
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, statusBody{Alias: al.Alias, Status: "deleted"})
+	writeJSON(w, http.StatusOK, stockroom.StatusResult{Alias: al.Alias, Status: "deleted"})
 	return nil
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

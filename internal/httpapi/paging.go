@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/service"
 )
 
 // query gives case-insensitive access to query parameters, as the original
@@ -99,11 +100,9 @@ func queryOf(r *http.Request) (query, error) {
 	return q, nil
 }
 
-// pageRequest parses the paging parameters of a list request.
-func pageRequest(r *http.Request) (stockroom.PageRequest, error) {
-	q, err := queryOf(r)
-	if err != nil {
-		return stockroom.PageRequest{}, err
-	}
-	return parsePageRequest(q)
+// pageOnly reads the request of a list that takes only paging parameters.
+func pageOnly(r *http.Request) service.Request[stockroom.PageRequest] {
+	q, readErr := queryOf(r)
+	page, err := parsePageRequest(q)
+	return readRequest(page, validationOf(err), readErr)
 }

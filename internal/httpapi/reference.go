@@ -13,11 +13,7 @@ import (
 // handleWarehouseList serves GET /Warehouse: the warehouses in the client's
 // scope.
 func (s *Server) handleWarehouseList(w http.ResponseWriter, r *http.Request) error {
-	req, err := pageRequest(r)
-	if err != nil {
-		return err
-	}
-	page, err := s.svc.ListWarehouses(r.Context(), principalFrom(r.Context()), req)
+	page, err := s.svc.ListWarehouses(r.Context(), principalFrom(r.Context()), pageOnly(r))
 	if err != nil {
 		return err
 	}
@@ -27,11 +23,7 @@ func (s *Server) handleWarehouseList(w http.ResponseWriter, r *http.Request) err
 
 // handleReasonCodeList serves GET /ReasonCode.
 func (s *Server) handleReasonCodeList(w http.ResponseWriter, r *http.Request) error {
-	req, err := pageRequest(r)
-	if err != nil {
-		return err
-	}
-	page, err := s.svc.ListReasonCodes(r.Context(), req)
+	page, err := s.svc.ListReasonCodes(r.Context(), principalFrom(r.Context()), pageOnly(r))
 	if err != nil {
 		return err
 	}

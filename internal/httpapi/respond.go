@@ -1,30 +1,35 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 
 	"github.com/stockroom/stockroom"
 )
 
+// jsonType is the Content-Type of every JSON answer.
+const jsonType = "application/json; charset=utf-8"
+
 // writeJSON writes v as the JSON body with the given status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Type", jsonType)
 	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
+	_, _ = w.Write(encodeJSON(v))
 }
 
-// envelope is the paging envelope of the specification.
-type envelope[T any] struct {
-	Value      []T   `json:"value"`
-	TotalCount int64 `json:"totalCount"`
-	Page       int64 `json:"page"`
-	PageSize   int64 `json:"pageSize"`
-	PageCount  int64 `json:"pageCount"`
-	HasMore    bool  `json:"hasMore"`
+// encodeJSON is the one encoding of JSON answers: HTML characters as they
+// are, and a final newline.
+func encodeJSON(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(fmt.Sprintf("encoding a %T answer: %v", v, err))
+	}
+	return b.Bytes()
 }
 
 // writePage writes one page of a list with its envelope and paging headers.
@@ -34,25 +39,5 @@ func writePage[T any](w http.ResponseWriter, p stockroom.Page[T]) {
 	h.Set("X-Total-Count", strconv.FormatInt(p.Total, 10))
 	h.Set("X-Page", strconv.FormatInt(p.Page, 10))
 	h.Set("X-Page-Size", strconv.FormatInt(p.PageSize, 10))
-	items := p.Items
-	if items == nil {
-		items = []T{}
-	}
-	writeJSON(w, http.StatusOK, envelope[T]{
-		Value:      items,
-		TotalCount: p.Total,
-		Page:       p.Page,
-		PageSize:   p.PageSize,
-		PageCount:  p.PageCount(),
-		HasMore:    p.HasMore(),
-	})
-}
-
-// mapPage converts the records of a page for output.
-func mapPage[T, U any](p stockroom.Page[T], f func(T) U) stockroom.Page[U] {
-	out := stockroom.Page[U]{Items: make([]U, len(p.Items)), Total: p.Total, Page: p.Page, PageSize: p.PageSize}
-	for i, v := range p.Items {
-		out.Items[i] = f(v)
-	}
-	return out
+	writeJSON(w, http.StatusOK, p.Envelope())
 }

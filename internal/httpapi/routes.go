@@ -19,7 +19,9 @@ func handler(h http.Handler) handlerFunc {
 	}
 }
 
-// route is one row of the route table.
+// route is one row of the route table. What an operation requires (its
+// permission, whether it writes) is the service's to decide, not the
+// table's: every handler calls the service, which checks it first.
 type route struct {
 	pattern string
 	// public routes need no token.
@@ -27,9 +29,7 @@ type route struct {
 	// byAddress: a public route whose requests spend the remote address's
 	// rate-limit budget.
 	byAddress bool
-	// perm is the SecurityID the route requires; 0 for none beyond a token.
-	perm   stockroom.Permission
-	handle handlerFunc
+	handle    handlerFunc
 }
 
 // routes is every route of the server, in one table.
@@ -44,37 +44,37 @@ func (s *Server) routes() []route {
 
 		{pattern: "POST /api/v1/Token", public: true, byAddress: true, handle: s.handleToken},
 
-		{pattern: "GET /api/v1/Item", perm: stockroom.PermItemRead, handle: s.handleItemQuery},
-		{pattern: "GET /api/v1/Item/All", perm: stockroom.PermItemRead, handle: s.handleItemListAll},
-		{pattern: "GET /api/v1/Item/{id}", perm: stockroom.PermItemRead, handle: s.handleItemGet},
-		{pattern: "POST /api/v1/Item", perm: stockroom.PermItemWrite, handle: s.handleItemCreate},
-		{pattern: "PUT /api/v1/Item", perm: stockroom.PermItemWrite, handle: s.handleItemUpdate},
-		{pattern: "DELETE /api/v1/Item/{shortID}", perm: stockroom.PermItemWrite, handle: s.handleItemDelete},
+		{pattern: "GET /api/v1/Item", handle: s.handleItemQuery},
+		{pattern: "GET /api/v1/Item/All", handle: s.handleItemListAll},
+		{pattern: "GET /api/v1/Item/{id}", handle: s.handleItemGet},
+		{pattern: "POST /api/v1/Item", handle: s.handleItemCreate},
+		{pattern: "PUT /api/v1/Item", handle: s.handleItemUpdate},
+		{pattern: "DELETE /api/v1/Item/{shortID}", handle: s.handleItemDelete},
 
-		{pattern: "GET /api/v1/Alias", perm: stockroom.PermItemRead, handle: s.handleAliasList},
-		{pattern: "POST /api/v1/Alias", perm: stockroom.PermItemWrite, handle: s.handleAliasCreate},
-		{pattern: "DELETE /api/v1/Alias/{alias}", perm: stockroom.PermItemWrite, handle: s.handleAliasDelete},
+		{pattern: "GET /api/v1/Alias", handle: s.handleAliasList},
+		{pattern: "POST /api/v1/Alias", handle: s.handleAliasCreate},
+		{pattern: "DELETE /api/v1/Alias/{alias}", handle: s.handleAliasDelete},
 
-		{pattern: "GET /api/v1/Inventory", perm: stockroom.PermItemRead, handle: s.handleLotList(false)},
-		{pattern: "GET /api/v1/Inventory/{wid}", perm: stockroom.PermItemRead, handle: s.handleLotList(true)},
-		{pattern: "GET /api/v1/Inventory/StockLevels", perm: stockroom.PermItemRead, handle: s.handleStockLevels(false)},
-		{pattern: "GET /api/v1/Inventory/StockLevels/{wid}", perm: stockroom.PermItemRead, handle: s.handleStockLevels(true)},
-		{pattern: "POST /api/v1/Inventory/Receive", perm: stockroom.PermReceive, handle: s.handleReceive},
-		{pattern: "POST /api/v1/Inventory/Move", perm: stockroom.PermMove, handle: s.handleMove},
-		{pattern: "POST /api/v1/Inventory/Issue", perm: stockroom.PermIssue, handle: s.handleIssue},
-		{pattern: "POST /api/v1/Inventory/Hold", perm: stockroom.PermMove, handle: s.handleHold(true)},
-		{pattern: "POST /api/v1/Inventory/Release", perm: stockroom.PermMove, handle: s.handleHold(false)},
-		{pattern: "GET /api/v1/Inventory/Transactions", perm: stockroom.PermItemRead, handle: s.handleTransactionList},
-		{pattern: "GET /api/v1/Inventory/Transactions/{id}", perm: stockroom.PermItemRead, handle: s.handleTransactionGet},
+		{pattern: "GET /api/v1/Inventory", handle: s.handleLotList(false)},
+		{pattern: "GET /api/v1/Inventory/{wid}", handle: s.handleLotList(true)},
+		{pattern: "GET /api/v1/Inventory/StockLevels", handle: s.handleStockLevels(false)},
+		{pattern: "GET /api/v1/Inventory/StockLevels/{wid}", handle: s.handleStockLevels(true)},
+		{pattern: "POST /api/v1/Inventory/Receive", handle: s.handleReceive},
+		{pattern: "POST /api/v1/Inventory/Move", handle: s.handleMove},
+		{pattern: "POST /api/v1/Inventory/Issue", handle: s.handleIssue},
+		{pattern: "POST /api/v1/Inventory/Hold", handle: s.handleHold(true)},
+		{pattern: "POST /api/v1/Inventory/Release", handle: s.handleHold(false)},
+		{pattern: "GET /api/v1/Inventory/Transactions", handle: s.handleTransactionList},
+		{pattern: "GET /api/v1/Inventory/Transactions/{id}", handle: s.handleTransactionGet},
 
 		{pattern: "GET /api/v1/Warehouse", handle: s.handleWarehouseList},
 		{pattern: "GET /api/v1/ReasonCode", handle: s.handleReasonCodeList},
 	}
 }
 
-// endpoint wraps a route's handler with the checks of contract §2 that come
-// before the body is read: authentication, the rate limit, then read-only
-// accounts on writes, then the permission.
+// endpoint wraps a route's handler with what comes before it: the
+// authentication and the rate limit (contract §2), and the reading of an
+// Idempotency-Key, whose refusals it records as the key's answer.
 func (s *Server) endpoint(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := infoFrom(r.Context())
@@ -83,18 +83,16 @@ func (s *Server) endpoint(rt route) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
-		var err error
-		if key := r.Header.Get("Idempotency-Key"); key != "" && r.Method == http.MethodPost && !rt.public {
-			err = s.idempotent(w, r, key, rt.handle)
-		} else {
-			err = rt.handle(w, r)
+		if r.Method == http.MethodPost && !rt.public && r.Header.Get("Idempotency-Key") != "" {
+			s.readKey(r, info)
 		}
-		if err != nil {
-			s.writeError(w, r, err)
+		if err := rt.handle(w, r); err != nil {
+			s.answerError(w, r, err)
 		}
 	})
 }
 
+// authorize authenticates the request and spends its rate-limit budget.
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request, rt route) error {
 	if rt.public {
 		if rt.byAddress {
@@ -115,9 +113,5 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, rt route) err
 	}
 	info := infoFrom(r.Context())
 	info.principal, info.clientID = p, p.ClientID
-	if err := s.limit(w, r, budgetClient, p.ClientID, true); err != nil {
-		return err
-	}
-	write := r.Method != http.MethodGet && r.Method != http.MethodHead
-	return p.Authorize(rt.perm, write)
+	return s.limit(w, r, budgetClient, p.ClientID, true)
 }

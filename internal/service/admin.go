@@ -2,11 +2,29 @@ package service
 
 import (
 	"context"
+	"errors"
 	"iter"
+	"strconv"
+	"time"
 
 	"github.com/stockroom/stockroom"
 	"github.com/stockroom/stockroom/internal/auth"
 )
+
+// adminStore keeps what the operator administers: warehouses, reason codes,
+// clients, and the first start's setup.
+type adminStore interface {
+	RunBootstrap(ctx context.Context, wh stockroom.Warehouse, codes []stockroom.ReasonCode, admin *stockroom.Client, secretHash string, now time.Time) (bool, error)
+	CreateWarehouse(ctx context.Context, w stockroom.Warehouse) error
+	FindWarehouse(ctx context.Context, wid int64) (stockroom.Warehouse, error)
+	ListWarehouses(ctx context.Context, scope stockroom.Scope, req stockroom.PageRequest) (stockroom.Page[stockroom.Warehouse], error)
+	CreateReasonCode(ctx context.Context, rc stockroom.ReasonCode) error
+	ListReasonCodes(ctx context.Context, req stockroom.PageRequest) (stockroom.Page[stockroom.ReasonCode], error)
+	CreateClient(ctx context.Context, c *stockroom.Client, secretHash string) error
+	ListClients(ctx context.Context) ([]*stockroom.Client, error)
+	SetClientEnabled(ctx context.Context, id string, enabled bool, now time.Time) error
+	SetClientSecret(ctx context.Context, id, secretHash string, now time.Time) error
+}
 
 // The operations in this file serve the admin commands. Whoever can reach the
 // database is its administrator, so they take no principal.
@@ -32,7 +50,7 @@ func (s *Service) Bootstrap(ctx context.Context) (clientID, secret string, ok bo
 		return "", "", false, err
 	}
 	wh := stockroom.DefaultWarehouse
-	ok, err = s.store.RunBootstrap(ctx, wh, stockroom.DefaultReasonCodes, admin, hash, now)
+	ok, err = s.db.RunBootstrap(ctx, wh, stockroom.DefaultReasonCodes, admin, hash, now)
 	if err != nil || !ok {
 		return "", "", false, err
 	}
@@ -46,13 +64,17 @@ func (s *Service) AddWarehouse(ctx context.Context, w stockroom.Warehouse) error
 	}
 	w.Active = true
 	w.Created, w.Modified = s.now(), s.now()
-	return s.store.CreateWarehouse(ctx, w)
+	err := s.db.CreateWarehouse(ctx, w)
+	if errors.Is(err, stockroom.ErrDuplicate) {
+		err = stockroom.Errorf(stockroom.ECONFLICT, "Warehouse %d already exists.", w.ID)
+	}
+	return err
 }
 
 // AllWarehouses walks every warehouse in id order.
 func (s *Service) AllWarehouses(ctx context.Context) iter.Seq2[stockroom.Warehouse, error] {
 	return walk(func(req stockroom.PageRequest) (stockroom.Page[stockroom.Warehouse], error) {
-		return s.store.ListWarehouses(ctx, stockroom.Scope{All: true}, req)
+		return s.db.ListWarehouses(ctx, stockroom.Scope{All: true}, req)
 	})
 }
 
@@ -62,13 +84,17 @@ func (s *Service) AddReasonCode(ctx context.Context, rc stockroom.ReasonCode) er
 		return err
 	}
 	rc.Created = s.now()
-	return s.store.CreateReasonCode(ctx, rc)
+	err := s.db.CreateReasonCode(ctx, rc)
+	if errors.Is(err, stockroom.ErrDuplicate) {
+		err = stockroom.Errorf(stockroom.ECONFLICT, "Reason code %d already exists.", rc.Code)
+	}
+	return err
 }
 
 // AllReasonCodes walks every reason code in code order.
 func (s *Service) AllReasonCodes(ctx context.Context) iter.Seq2[stockroom.ReasonCode, error] {
 	return walk(func(req stockroom.PageRequest) (stockroom.Page[stockroom.ReasonCode], error) {
-		return s.store.ListReasonCodes(ctx, req)
+		return s.db.ListReasonCodes(ctx, req)
 	})
 }
 
@@ -138,7 +164,13 @@ func (s *Service) AddClient(ctx context.Context, nc NewClient) (id, secret strin
 	if err != nil {
 		return "", "", err
 	}
-	if err := s.store.CreateClient(ctx, c, hash); err != nil {
+	if err := s.checkWarehouses(ctx, c.Scope); err != nil {
+		return "", "", err
+	}
+	if err := s.db.CreateClient(ctx, c, hash); err != nil {
+		if errors.Is(err, stockroom.ErrDuplicate) {
+			err = stockroom.Errorf(stockroom.ECONFLICT, "Client %q already exists.", c.ID)
+		}
 		return "", "", err
 	}
 	return c.ID, secret, nil
@@ -146,14 +178,14 @@ func (s *Service) AddClient(ctx context.Context, nc NewClient) (id, secret strin
 
 // ListClients returns every client; secrets are never read.
 func (s *Service) ListClients(ctx context.Context) ([]*stockroom.Client, error) {
-	return s.store.ListClients(ctx)
+	return s.db.ListClients(ctx)
 }
 
 // SetClientEnabled enables or disables a client. A disabled client cannot get
 // tokens, and the tokens it holds are revoked at once.
 func (s *Service) SetClientEnabled(ctx context.Context, id string, enabled bool) error {
 	defer s.auth.forget(id)
-	return s.store.SetClientEnabled(ctx, id, enabled, s.now())
+	return noClient(s.db.SetClientEnabled(ctx, id, enabled, s.now()), id)
 }
 
 // RotateSecret gives a client a new generated secret and revokes its tokens.
@@ -164,8 +196,31 @@ func (s *Service) RotateSecret(ctx context.Context, id string) (string, error) {
 		return "", err
 	}
 	defer s.auth.forget(id)
-	if err := s.store.SetClientSecret(ctx, id, hash, s.now()); err != nil {
+	if err := noClient(s.db.SetClientSecret(ctx, id, hash, s.now()), id); err != nil {
 		return "", err
 	}
 	return secret, nil
+}
+
+// checkWarehouses refuses a scope naming a warehouse that does not exist.
+func (s *Service) checkWarehouses(ctx context.Context, scope stockroom.Scope) error {
+	var v stockroom.Validation
+	for _, wid := range scope.IDs {
+		_, err := s.db.FindWarehouse(ctx, wid)
+		switch {
+		case errors.Is(err, stockroom.ErrNotFound):
+			v.Add("warehouses", "warehouse "+strconv.FormatInt(wid, 10)+" does not exist")
+		case err != nil:
+			return err
+		}
+	}
+	return v.Err()
+}
+
+// noClient names the client a change found missing.
+func noClient(err error, id string) error {
+	if errors.Is(err, stockroom.ErrNotFound) {
+		return stockroom.Errorf(stockroom.ENOTFOUND, "Client %q does not exist.", id)
+	}
+	return err
 }

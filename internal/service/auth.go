@@ -2,17 +2,26 @@ package service
 
 import (
 	"context"
+	"errors"
+	"time"
 
 	"github.com/stockroom/stockroom"
 	"github.com/stockroom/stockroom/internal/auth"
 )
 
+// authStore keeps clients' secrets and tokens, both only as hashes.
+type authStore interface {
+	FindClient(ctx context.Context, id string) (*stockroom.Client, string, error)
+	CreateToken(ctx context.Context, hash, clientID string, created, expires time.Time) error
+	FindPrincipalByToken(ctx context.Context, hash string, now time.Time) (*stockroom.Principal, error)
+}
+
 // IssueToken exchanges client credentials for a bearer token. An unknown
 // client and a wrong secret give the same EUNAUTHORIZED error after the same
 // amount of work, so neither the answer nor its timing tells which it was.
 func (s *Service) IssueToken(ctx context.Context, clientID, secret string) (stockroom.Token, error) {
-	c, hash, err := s.store.FindClient(ctx, clientID)
-	if err != nil && stockroom.ErrorCode(err) != stockroom.ENOTFOUND {
+	c, hash, err := s.db.FindClient(ctx, clientID)
+	if err != nil && !errors.Is(err, stockroom.ErrNotFound) {
 		return stockroom.Token{}, err
 	}
 	if !auth.CheckSecret(hash, secret) {
@@ -23,7 +32,7 @@ func (s *Service) IssueToken(ctx context.Context, clientID, secret string) (stoc
 	}
 	token := auth.NewToken()
 	now := s.now()
-	if err := s.store.CreateToken(ctx, auth.HashToken(token), c.ID, now, now.Add(s.tokenTTL)); err != nil {
+	if err := s.db.CreateToken(ctx, auth.HashToken(token), c.ID, now, now.Add(s.tokenTTL)); err != nil {
 		return stockroom.Token{}, err
 	}
 	return stockroom.Token{AccessToken: token, ExpiresIn: s.tokenTTL}, nil
@@ -40,8 +49,8 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*stockroom.Pr
 	if p := s.auth.get(hash, now); p != nil {
 		return p, nil
 	}
-	p, err := s.store.FindPrincipalByToken(ctx, hash, now)
-	if stockroom.ErrorCode(err) == stockroom.ENOTFOUND {
+	p, err := s.db.FindPrincipalByToken(ctx, hash, now)
+	if errors.Is(err, stockroom.ErrNotFound) {
 		return nil, stockroom.Errorf(stockroom.EUNAUTHORIZED, stockroom.MsgInvalidToken)
 	} else if err != nil {
 		return nil, err

@@ -2,11 +2,29 @@ package service
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
 	"github.com/stockroom/stockroom"
 )
+
+// itemStore keeps the catalog: items and their aliases.
+type itemStore interface {
+	CreateItem(ctx context.Context, key *stockroom.IdempotencyKey, it *stockroom.Item) error
+	CreateItems(ctx context.Context, items []stockroom.Item) (int64, error)
+	FindItem(ctx context.Context, partNo int64) (stockroom.Item, error)
+	FindItemByShortID(ctx context.Context, shortID string) (stockroom.Item, error)
+	FindItemByAlias(ctx context.Context, alias string) (stockroom.Item, error)
+	UpdateItem(ctx context.Context, shortID string, fn func(*stockroom.Item) (bool, error)) (stockroom.Item, error)
+	ListItems(ctx context.Context, activeOnly bool, req stockroom.PageRequest) (stockroom.Page[stockroom.Item], error)
+	ListItemsInCategory(ctx context.Context, category int64) ([]stockroom.Item, error)
+	CreateAlias(ctx context.Context, key *stockroom.IdempotencyKey, al *stockroom.Alias, itemShortID string) error
+	DeleteAlias(ctx context.Context, alias string) (stockroom.Alias, error)
+	ListAliases(ctx context.Context, itemShortID string, req stockroom.PageRequest) (stockroom.Page[stockroom.Alias], error)
+}
+
+// Reading the catalog needs permission 11, changing it 116.
 
 // Item lookup types of GET /Item?key=K&type=T.
 const (
@@ -15,28 +33,43 @@ const (
 )
 
 // ListItems returns a page of the catalog: active items, or all of them.
-func (s *Service) ListItems(ctx context.Context, all bool, req stockroom.PageRequest) (stockroom.Page[stockroom.Item], error) {
-	return s.store.ListItems(ctx, !all, req)
+func (s *Service) ListItems(ctx context.Context, p *stockroom.Principal, all bool, req Request[stockroom.PageRequest]) (stockroom.Page[stockroom.Item], error) {
+	if err := s.admitRead(ctx, p, req, 0); err != nil {
+		return stockroom.Page[stockroom.Item]{}, err
+	}
+	return s.db.ListItems(ctx, !all, req.In)
 }
 
 // GetItem returns an item by PartNo, whatever its state.
-func (s *Service) GetItem(ctx context.Context, partNo int64) (stockroom.Item, error) {
-	return s.store.FindItem(ctx, partNo)
+func (s *Service) GetItem(ctx context.Context, p *stockroom.Principal, req Request[int64]) (stockroom.Item, error) {
+	if err := s.admitRead(ctx, p, req, 0); err != nil {
+		return stockroom.Item{}, err
+	}
+	partNo := req.In
+	it, err := s.db.FindItem(ctx, partNo)
+	return it, noItem(err, "partNo", formatInt(partNo))
 }
 
-// LookupItem finds an item by ShortID (lookup "id" or "") or alias, whatever
-// its state.
-func (s *Service) LookupItem(ctx context.Context, key, lookup string) (stockroom.Item, error) {
-	var v stockroom.Validation
-	key = strings.TrimSpace(key)
+// ItemLookup is a request for one item by ShortID or alias.
+type ItemLookup struct {
+	Key  string
+	Type string // LookupShortID (or "") or LookupAlias
+}
+
+// LookupItem finds an item by ShortID or alias, whatever its state.
+func (s *Service) LookupItem(ctx context.Context, p *stockroom.Principal, req Request[ItemLookup]) (stockroom.Item, error) {
+	if err := s.admit(p, stockroom.PermItemRead, false, req.Unreadable, nil); err != nil {
+		return stockroom.Item{}, err
+	}
+	key, v := trimmed(req.In.Key), &req.Problems
 	if key == "" {
 		v.Add("key", "is required")
 	}
-	switch strings.ToLower(lookup) {
+	lookup := strings.ToLower(req.In.Type)
+	switch lookup {
 	case "", LookupShortID:
 		lookup = LookupShortID
 	case LookupAlias:
-		lookup = LookupAlias
 	default:
 		v.Add("type", "must be id or alias")
 	}
@@ -44,27 +77,38 @@ func (s *Service) LookupItem(ctx context.Context, key, lookup string) (stockroom
 		return stockroom.Item{}, err
 	}
 	if lookup == LookupAlias {
-		return s.store.FindItemByAlias(ctx, key)
+		it, err := s.db.FindItemByAlias(ctx, key)
+		return it, noItem(err, "alias", quote(key))
 	}
-	return s.store.FindItemByShortID(ctx, key)
+	it, err := s.db.FindItemByShortID(ctx, key)
+	return it, noItem(err, "ShortID", quote(key))
 }
 
 // ItemsInCategory returns every active item of a category, in ShortID order.
-func (s *Service) ItemsInCategory(ctx context.Context, category int64) ([]stockroom.Item, error) {
-	return s.store.ListItemsInCategory(ctx, category)
+func (s *Service) ItemsInCategory(ctx context.Context, p *stockroom.Principal, req Request[int64]) ([]stockroom.Item, error) {
+	if err := s.admitRead(ctx, p, req, 0); err != nil {
+		return nil, err
+	}
+	return s.db.ListItemsInCategory(ctx, req.In)
 }
 
 // CreateItem validates and stores a new item created by the principal.
-func (s *Service) CreateItem(ctx context.Context, p *stockroom.Principal, ch stockroom.ItemChange) (stockroom.Item, error) {
-	var v stockroom.Validation
-	ch.Validate(&v)
-	if err := v.Err(); err != nil {
+func (s *Service) CreateItem(ctx context.Context, p *stockroom.Principal, req Request[stockroom.ItemChange]) (stockroom.Item, error) {
+	if err := s.admit(p, stockroom.PermItemWrite, true, req.Unreadable, req.Key); err != nil {
+		return stockroom.Item{}, err
+	}
+	ch := req.In
+	ch.Validate(&req.Problems)
+	if err := req.Problems.Err(); err != nil {
 		return stockroom.Item{}, err
 	}
 	now := s.now()
 	it := stockroom.Item{ShortID: ch.ShortID, Created: now, Modified: now, CreatedBy: p.ClientID}
 	ch.Apply(&it)
-	if err := s.store.CreateItem(ctx, &it); err != nil {
+	if err := s.db.CreateItem(ctx, req.Key, &it); err != nil {
+		if errors.Is(err, stockroom.ErrDuplicate) {
+			err = stockroom.Errorf(stockroom.ECONFLICT, "An item with ShortID %q already exists.", it.ShortID)
+		}
 		return stockroom.Item{}, err
 	}
 	return it, nil
@@ -73,26 +117,37 @@ func (s *Service) CreateItem(ctx context.Context, p *stockroom.Principal, ch sto
 // UpdateItem applies a partial update to the item named by the change's
 // ShortID. partNo, shortID, created and createdBy never change; modified
 // moves forward only when a value changed.
-func (s *Service) UpdateItem(ctx context.Context, ch stockroom.ItemChange) (stockroom.Item, error) {
-	var v stockroom.Validation
-	ch.Validate(&v)
-	if err := v.Err(); err != nil {
+func (s *Service) UpdateItem(ctx context.Context, p *stockroom.Principal, req Request[stockroom.ItemChange]) (stockroom.Item, error) {
+	if err := s.admit(p, stockroom.PermItemWrite, true, req.Unreadable, nil); err != nil {
 		return stockroom.Item{}, err
 	}
-	return s.store.UpdateItem(ctx, ch.ShortID, func(it *stockroom.Item) (bool, error) {
+	ch := req.In
+	ch.Validate(&req.Problems)
+	if err := req.Problems.Err(); err != nil {
+		return stockroom.Item{}, err
+	}
+	return s.updateItem(ctx, ch)
+}
+
+func (s *Service) updateItem(ctx context.Context, ch stockroom.ItemChange) (stockroom.Item, error) {
+	it, err := s.db.UpdateItem(ctx, ch.ShortID, func(it *stockroom.Item) (bool, error) {
 		if !ch.Apply(it) {
 			return false, nil
 		}
 		it.Modified = later(s.now(), it.Modified)
 		return true, nil
 	})
+	return it, noItem(err, "ShortID", quote(ch.ShortID))
 }
 
 // DiscontinueItem marks an item discontinued. Repeating it changes nothing
 // and succeeds.
-func (s *Service) DiscontinueItem(ctx context.Context, shortID string) (stockroom.Item, error) {
+func (s *Service) DiscontinueItem(ctx context.Context, p *stockroom.Principal, shortID string) (stockroom.Item, error) {
+	if err := s.admit(p, stockroom.PermItemWrite, true, nil, nil); err != nil {
+		return stockroom.Item{}, err
+	}
 	yes := true
-	return s.UpdateItem(ctx, stockroom.ItemChange{ShortID: shortID, Discontinued: &yes})
+	return s.updateItem(ctx, stockroom.ItemChange{ShortID: trimmed(shortID), Discontinued: &yes})
 }
 
 // later returns now, or a microsecond after prev if the clock (of this
@@ -105,30 +160,62 @@ func later(now, prev time.Time) time.Time {
 	return prev.Add(time.Microsecond)
 }
 
-// ListAliases returns a page of aliases, of one item when itemShortID is set.
-func (s *Service) ListAliases(ctx context.Context, itemShortID string, req stockroom.PageRequest) (stockroom.Page[stockroom.Alias], error) {
-	return s.store.ListAliases(ctx, strings.TrimSpace(itemShortID), req)
+// AliasQuery is a request for a page of aliases, of one item when ItemID is
+// set.
+type AliasQuery struct {
+	ItemID string
+	Page   stockroom.PageRequest
 }
 
-// CreateAlias points a new alias at the item with ShortID itemID.
-func (s *Service) CreateAlias(ctx context.Context, alias, itemID string) (stockroom.Alias, error) {
-	var v stockroom.Validation
-	al := stockroom.Alias{Alias: strings.TrimSpace(alias)}
-	itemID = strings.TrimSpace(itemID)
-	stockroom.ValidateKey(&v, "alias", al.Alias)
-	stockroom.ValidateKey(&v, "itemID", itemID)
+// ListAliases returns a page of aliases.
+func (s *Service) ListAliases(ctx context.Context, p *stockroom.Principal, req Request[AliasQuery]) (stockroom.Page[stockroom.Alias], error) {
+	if err := s.admitRead(ctx, p, req, 0); err != nil {
+		return stockroom.Page[stockroom.Alias]{}, err
+	}
+	return s.db.ListAliases(ctx, trimmed(req.In.ItemID), req.In.Page)
+}
+
+// AliasRequest asks for a new alias of an item.
+type AliasRequest struct {
+	Alias  string
+	ItemID string
+}
+
+// CreateAlias points a new alias at an item.
+func (s *Service) CreateAlias(ctx context.Context, p *stockroom.Principal, req Request[AliasRequest]) (stockroom.Alias, error) {
+	if err := s.admit(p, stockroom.PermItemWrite, true, req.Unreadable, req.Key); err != nil {
+		return stockroom.Alias{}, err
+	}
+	v := &req.Problems
+	al := stockroom.Alias{Alias: trimmed(req.In.Alias)}
+	itemID := trimmed(req.In.ItemID)
+	stockroom.ValidateKey(v, "alias", al.Alias)
+	stockroom.ValidateKey(v, "itemID", itemID)
 	if err := v.Err(); err != nil {
 		return al, err
 	}
 	now := s.now()
 	al.Created, al.Modified = now, now
-	err := s.store.CreateAlias(ctx, &al, itemID)
+	err := s.db.CreateAlias(ctx, req.Key, &al, itemID)
+	switch {
+	case errors.Is(err, stockroom.ErrDuplicate):
+		err = stockroom.Errorf(stockroom.ECONFLICT, "Alias %q already exists.", al.Alias)
+	case err != nil:
+		err = noItem(err, "ShortID", quote(itemID))
+	}
 	return al, err
 }
 
 // DeleteAlias removes an alias.
-func (s *Service) DeleteAlias(ctx context.Context, alias string) (stockroom.Alias, error) {
-	return s.store.DeleteAlias(ctx, strings.TrimSpace(alias))
+func (s *Service) DeleteAlias(ctx context.Context, p *stockroom.Principal, alias string) (stockroom.Alias, error) {
+	if err := s.admit(p, stockroom.PermItemWrite, true, nil, nil); err != nil {
+		return stockroom.Alias{}, err
+	}
+	al, err := s.db.DeleteAlias(ctx, trimmed(alias))
+	if errors.Is(err, stockroom.ErrNotFound) {
+		err = stockroom.Errorf(stockroom.ENOTFOUND, "No alias %q.", trimmed(alias))
+	}
+	return al, err
 }
 
 // ImportItems validates and stores many new items at once, skipping ShortIDs
@@ -147,5 +234,5 @@ func (s *Service) ImportItems(ctx context.Context, createdBy string, changes []s
 		ch.Apply(&it)
 		items = append(items, it)
 	}
-	return s.store.CreateItems(ctx, items)
+	return s.db.CreateItems(ctx, items)
 }

@@ -1,7 +1,8 @@
-// Package service is the one place for Stockroom's rules: validation,
-// authorization by warehouse scope, and the order in which a request's checks
-// happen. The HTTP API and the admin commands both go through it; stores only
-// keep data.
+// Package service is the one place for Stockroom's rules: which permission
+// each operation needs, the order in which a request's checks happen
+// (contract §2), validation, warehouse scope, and the messages refusals
+// carry. The HTTP API and the admin commands both go through it; stores only
+// keep data, and the HTTP layer only translates.
 package service
 
 import (
@@ -12,58 +13,18 @@ import (
 	"github.com/stockroom/stockroom"
 )
 
-// Store is the persistence the service needs. Both engines of the store
-// package satisfy it; each method runs in one transaction.
+// Store is everything the service keeps in a database: the union of the
+// smaller interfaces declared beside the operations that use them (authStore
+// in auth.go, itemStore in item.go, stockStore in stock.go, adminStore in
+// admin.go, keyStore in idempotency.go). Both engines of the store package
+// satisfy it; each method runs in one transaction.
 type Store interface {
 	Ping(ctx context.Context) error
-
-	RunBootstrap(ctx context.Context, wh stockroom.Warehouse, codes []stockroom.ReasonCode, admin *stockroom.Client, secretHash string, now time.Time) (bool, error)
-
-	CreateWarehouse(ctx context.Context, w stockroom.Warehouse) error
-	FindWarehouse(ctx context.Context, wid int64) (stockroom.Warehouse, error)
-	ListWarehouses(ctx context.Context, scope stockroom.Scope, req stockroom.PageRequest) (stockroom.Page[stockroom.Warehouse], error)
-
-	CreateReasonCode(ctx context.Context, rc stockroom.ReasonCode) error
-	ListReasonCodes(ctx context.Context, req stockroom.PageRequest) (stockroom.Page[stockroom.ReasonCode], error)
-
-	CreateClient(ctx context.Context, c *stockroom.Client, secretHash string) error
-	FindClient(ctx context.Context, id string) (*stockroom.Client, string, error)
-	ListClients(ctx context.Context) ([]*stockroom.Client, error)
-	SetClientEnabled(ctx context.Context, id string, enabled bool, now time.Time) error
-	SetClientSecret(ctx context.Context, id, secretHash string, now time.Time) error
-
-	CreateItem(ctx context.Context, it *stockroom.Item) error
-	CreateItems(ctx context.Context, items []stockroom.Item) (int64, error)
-	FindItem(ctx context.Context, partNo int64) (stockroom.Item, error)
-	FindItemByShortID(ctx context.Context, shortID string) (stockroom.Item, error)
-	FindItemByAlias(ctx context.Context, alias string) (stockroom.Item, error)
-	UpdateItem(ctx context.Context, shortID string, fn func(*stockroom.Item) (bool, error)) (stockroom.Item, error)
-	ListItems(ctx context.Context, activeOnly bool, req stockroom.PageRequest) (stockroom.Page[stockroom.Item], error)
-	ListItemsInCategory(ctx context.Context, category int64) ([]stockroom.Item, error)
-
-	CreateAlias(ctx context.Context, al *stockroom.Alias, itemShortID string) error
-	DeleteAlias(ctx context.Context, alias string) (stockroom.Alias, error)
-	ListAliases(ctx context.Context, itemShortID string, req stockroom.PageRequest) (stockroom.Page[stockroom.Alias], error)
-
-	FindReasonCode(ctx context.Context, code int64) (stockroom.ReasonCode, error)
-	ListLots(ctx context.Context, scope stockroom.Scope, f stockroom.LotFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Lot], error)
-	ListStockLevels(ctx context.Context, scope stockroom.Scope, f stockroom.StockFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.StockLevel], error)
-	Receive(ctx context.Context, r stockroom.Receipt, e stockroom.LedgerEntry) (stockroom.Lot, int64, error)
-	ReceiveMany(ctx context.Context, rs []stockroom.Receipt, e stockroom.LedgerEntry) (int, error)
-	Withdraw(ctx context.Context, w stockroom.Withdrawal, e stockroom.LedgerEntry) ([]stockroom.Draw, int64, error)
-	SetHold(ctx context.Context, recNo int64, hold bool, e stockroom.LedgerEntry, check func(stockroom.Lot) error) (stockroom.Lot, int64, error)
-	FindTransaction(ctx context.Context, scope stockroom.Scope, id int64) (stockroom.Transaction, error)
-	ListTransactions(ctx context.Context, scope stockroom.Scope, f stockroom.TransactionFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Transaction], error)
-	Audit(ctx context.Context) ([]stockroom.Discrepancy, error)
-
-	ClaimIdempotencyKey(ctx context.Context, clientID, key, hash string, now time.Time, lease, ttl time.Duration) (int, stockroom.IdempotencyRecord, error)
-	CompleteIdempotencyKey(ctx context.Context, clientID, key string, status int, contentType, location string, body []byte) error
-	ReleaseIdempotencyKey(ctx context.Context, clientID, key string) error
-	DeleteExpiredIdempotencyKeys(ctx context.Context, now time.Time) (int64, error)
-	WithIdempotencyKey(ctx context.Context, clientID, key string) context.Context
-
-	CreateToken(ctx context.Context, hash, clientID string, created, expires time.Time) error
-	FindPrincipalByToken(ctx context.Context, hash string, now time.Time) (*stockroom.Principal, error)
+	authStore
+	itemStore
+	stockStore
+	adminStore
+	keyStore
 }
 
 // Options configures a Service.
@@ -81,7 +42,7 @@ type Options struct {
 
 // Service carries out every operation of the API and the admin commands.
 type Service struct {
-	store    Store
+	db       Store
 	now      func() time.Time
 	tokenTTL time.Duration
 	auth     *authCache
@@ -97,7 +58,7 @@ const DefaultTokenTTL = 4 * time.Hour
 
 // New returns a Service over store.
 func New(store Store, opts Options) *Service {
-	s := &Service{store: store, now: opts.Now, tokenTTL: opts.TokenTTL, auth: newAuthCache(opts.AuthCacheTTL), partNos: newKeyCache(maxKeyCacheEntries)}
+	s := &Service{db: store, now: opts.Now, tokenTTL: opts.TokenTTL, auth: newAuthCache(opts.AuthCacheTTL), partNos: newKeyCache(maxKeyCacheEntries)}
 	if s.now == nil {
 		s.now = stockroom.Now
 	}
@@ -107,16 +68,64 @@ func New(store Store, opts Options) *Service {
 	return s
 }
 
-// Ready reports whether the database answers.
-func (s *Service) Ready(ctx context.Context) error { return s.store.Ping(ctx) }
-
-// ListWarehouses returns a page of the warehouses in the principal's scope.
-func (s *Service) ListWarehouses(ctx context.Context, p *stockroom.Principal, req stockroom.PageRequest) (stockroom.Page[stockroom.Warehouse], error) {
-	return s.store.ListWarehouses(ctx, p.Scope, req)
+// Request is a request as the HTTP layer read it, for the service to judge
+// in the contract's order (§2): the permission first, then whether the
+// request could be read at all, then its fields, then scope, existence and
+// state.
+type Request[T any] struct {
+	In T
+	// Unreadable is why the request could not be read: a body that is not
+	// JSON, an unusable Idempotency-Key. It is reported only once the
+	// permission check has passed.
+	Unreadable error
+	// Problems are the fields that could not be decoded (a value of the
+	// wrong JSON type, say), reported together with the service's own
+	// validation of the rest.
+	Problems stockroom.Validation
+	// Key is the request's Idempotency-Key; nil when it has none.
+	Key *stockroom.IdempotencyKey
 }
 
-// ListReasonCodes returns a page of the reason codes, which every client may
-// read: receive and issue requests need them.
-func (s *Service) ListReasonCodes(ctx context.Context, req stockroom.PageRequest) (stockroom.Page[stockroom.ReasonCode], error) {
-	return s.store.ListReasonCodes(ctx, req)
+// admit applies the checks of contract §2 that come before a request's
+// content is looked at: a read-only account may not write, the permission
+// must be held (perm 0: none beyond a token), and then the request must have
+// been readable. It also stamps the key with the request's time.
+func (s *Service) admit(p *stockroom.Principal, perm stockroom.Permission, write bool, unreadable error, key *stockroom.IdempotencyKey) error {
+	if err := p.Authorize(perm, write); err != nil {
+		return err
+	}
+	if key != nil {
+		key.Time = s.now()
+	}
+	return unreadable
+}
+
+// Ready reports whether the database answers.
+func (s *Service) Ready(ctx context.Context) error { return s.db.Ping(ctx) }
+
+// ListWarehouses returns a page of the warehouses in the principal's scope.
+// Every client may read them: stock requests name them.
+func (s *Service) ListWarehouses(ctx context.Context, p *stockroom.Principal, req Request[stockroom.PageRequest]) (stockroom.Page[stockroom.Warehouse], error) {
+	if err := s.admitPage(p, req); err != nil {
+		return stockroom.Page[stockroom.Warehouse]{}, err
+	}
+	return s.db.ListWarehouses(ctx, p.Scope, req.In)
+}
+
+// ListReasonCodes returns a page of the reason codes. Every client may read
+// them: receive and issue requests need them.
+func (s *Service) ListReasonCodes(ctx context.Context, p *stockroom.Principal, req Request[stockroom.PageRequest]) (stockroom.Page[stockroom.ReasonCode], error) {
+	if err := s.admitPage(p, req); err != nil {
+		return stockroom.Page[stockroom.ReasonCode]{}, err
+	}
+	return s.db.ListReasonCodes(ctx, req.In)
+}
+
+// admitPage admits a read that needs no permission beyond a token, with the
+// problems of its paging parameters.
+func (s *Service) admitPage(p *stockroom.Principal, req Request[stockroom.PageRequest]) error {
+	if err := s.admit(p, 0, false, nil, nil); err != nil {
+		return err
+	}
+	return req.problems()
 }

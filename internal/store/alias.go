@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 
 	"github.com/stockroom/stockroom"
 )
@@ -40,48 +38,65 @@ func scanAlias(row scanner) (stockroom.Alias, error) {
 	return al, err
 }
 
-// CreateAlias points a new alias at the item with the given ShortID. It
-// returns ENOTFOUND for an unknown item and ECONFLICT when the alias exists
-// in any letter case. al's PartNo and ShortID are filled in.
-func (db *DB) CreateAlias(ctx context.Context, al *stockroom.Alias, itemShortID string) error {
-	return db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `
+// CreateAlias points a new alias at the item with the given ShortID,
+// recording key's answer in the same transaction. An unknown item is
+// stockroom.ErrNotFound; an alias that exists in any letter case is
+// stockroom.ErrDuplicate. al's PartNo and ShortID are filled in.
+func (db *DB) CreateAlias(ctx context.Context, key *stockroom.IdempotencyKey, al *stockroom.Alias, itemShortID string) error {
+	return db.update(ctx, key, func(tx *Tx) (any, error) {
+		var found bool
+		tx.queryRow(&found, `
 			SELECT part_no, short_id
 			FROM items
-			WHERE short_id_key = $1`, stockroom.FoldKey(itemShortID)).Scan(&al.PartNo, &al.ShortID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return notFoundItem("ShortID", quote(itemShortID))
-		} else if err != nil {
-			return err
+			WHERE short_id_key = $1`, []any{stockroom.FoldKey(itemShortID)}, &al.PartNo, &al.ShortID)
+		if err := tx.flush(); err != nil {
+			return nil, err
 		}
-		_, err = tx.ExecContext(ctx, `
+		if !found {
+			return nil, stockroom.ErrNotFound
+		}
+		tx.exec(`
 			INSERT INTO aliases (alias_key, alias, part_no, created, modified)
 			VALUES ($1, $2, $3, $4, $5)`,
 			stockroom.FoldKey(al.Alias), al.Alias, al.PartNo, micros(al.Created), micros(al.Modified))
-		if isUniqueViolation(err) {
-			return stockroom.Errorf(stockroom.ECONFLICT, "Alias %q already exists.", al.Alias)
+		if err := tx.flush(); err != nil {
+			if isUniqueViolation(err) {
+				return nil, stockroom.ErrDuplicate
+			}
+			return nil, err
 		}
-		return err
+		return *al, nil
 	})
 }
 
 // DeleteAlias removes an alias, found in any letter case, and returns it as it
-// was. It returns ENOTFOUND for an unknown alias.
+// was. An unknown alias is stockroom.ErrNotFound.
 func (db *DB) DeleteAlias(ctx context.Context, alias string) (stockroom.Alias, error) {
 	var al stockroom.Alias
-	err := db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		var err error
-		al, err = scanAlias(tx.QueryRowContext(ctx, `
-			SELECT `+aliasColumns+`
-			FROM `+aliasFrom+`
-			WHERE a.alias_key = $1`, stockroom.FoldKey(alias)))
-		if errors.Is(err, sql.ErrNoRows) {
-			return stockroom.Errorf(stockroom.ENOTFOUND, "No alias %q.", alias)
-		} else if err != nil {
+	err := db.updateNoResult(ctx, func(tx *Tx) error {
+		var (
+			found             bool
+			created, modified int64
+		)
+		// The item's ShortID is read before the alias goes.
+		tx.queryRow(new(bool), `
+			SELECT i.short_id
+			FROM aliases a
+			JOIN items i ON i.part_no = a.part_no
+			WHERE a.alias_key = $1`, []any{stockroom.FoldKey(alias)}, &al.ShortID)
+		tx.queryRow(&found, `
+			DELETE FROM aliases
+			WHERE alias_key = $1
+			RETURNING alias, part_no, created, modified`, []any{stockroom.FoldKey(alias)},
+			&al.Alias, &al.PartNo, &created, &modified)
+		if err := tx.flush(); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM aliases WHERE alias_key = $1`, stockroom.FoldKey(alias))
-		return err
+		if !found {
+			return stockroom.ErrNotFound
+		}
+		al.Created, al.Modified = fromMicros(created), fromMicros(modified)
+		return nil
 	})
 	return al, err
 }

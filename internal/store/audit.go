@@ -36,7 +36,7 @@ func (db *DB) Audit(ctx context.Context) ([]stockroom.Discrepancy, error) {
 			{`SELECT rec_no, units FROM lots WHERE units < 0`, func(r *sql.Rows) error {
 				var rec, units int64
 				err := r.Scan(&rec, &units)
-				report("lot %d holds %s units", rec, stockroom.Units(units))
+				report("lot %d holds %s units", rec, stockroom.FromMicros(units))
 				return err
 			}},
 			{`SELECT rec_no, units, active, shipped IS NOT NULL FROM lots
@@ -47,7 +47,7 @@ func (db *DB) Audit(ctx context.Context) ([]stockroom.Discrepancy, error) {
 						active, shipped bool
 					)
 					err := r.Scan(&rec, &units, &active, &shipped)
-					report("lot %d holds %s units but active=%t shipped=%t", rec, stockroom.Units(units), active, shipped)
+					report("lot %d holds %s units but active=%t shipped=%t", rec, stockroom.FromMicros(units), active, shipped)
 					return err
 				}},
 			{`SELECT l.rec_no, l.units, COALESCE(g.units, 0)
@@ -58,7 +58,7 @@ func (db *DB) Audit(ctx context.Context) ([]stockroom.Discrepancy, error) {
 				func(r *sql.Rows) error {
 					var rec, units, ledger int64
 					err := r.Scan(&rec, &units, &ledger)
-					report("lot %d holds %s units but its ledger lines sum to %s", rec, stockroom.Units(units), stockroom.Units(ledger))
+					report("lot %d holds %s units but its ledger lines sum to %s", rec, stockroom.FromMicros(units), stockroom.FromMicros(ledger))
 					return err
 				}},
 			{`SELECT k.part_no, k.wid, COALESCE(s.in_stock, 0), COALESCE(s.on_hold, 0),
@@ -83,7 +83,7 @@ func (db *DB) Audit(ctx context.Context) ([]stockroom.Discrepancy, error) {
 					var part, wid, inStock, onHold, lots, held, ledger int64
 					err := r.Scan(&part, &wid, &inStock, &onHold, &lots, &held, &ledger)
 					report("item %d in warehouse %d: inStock %s, lots %s, ledger %s; onHold %s, held lots %s", part, wid,
-						stockroom.Units(inStock), stockroom.Units(lots), stockroom.Units(ledger), stockroom.Units(onHold), stockroom.Units(held))
+						stockroom.FromMicros(inStock), stockroom.FromMicros(lots), stockroom.FromMicros(ledger), stockroom.FromMicros(onHold), stockroom.FromMicros(held))
 					return err
 				}},
 		}
@@ -99,7 +99,7 @@ func (db *DB) Audit(ctx context.Context) ([]stockroom.Discrepancy, error) {
 				var part, tin, thold, lin, lhold int64
 				err := r.Scan(&part, &tin, &thold, &lin, &lhold)
 				report("item %d: all-warehouse total inStock %s onHold %s, warehouses sum to %s and %s", part,
-					stockroom.Units(tin), stockroom.Units(thold), stockroom.Units(lin), stockroom.Units(lhold))
+					stockroom.FromMicros(tin), stockroom.FromMicros(thold), stockroom.FromMicros(lin), stockroom.FromMicros(lhold))
 				return err
 			}})
 		for _, c := range checks {

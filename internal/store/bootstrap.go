@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"strconv"
 	"time"
 
@@ -17,30 +16,21 @@ import (
 // the same ids are left as they are.
 func (db *DB) RunBootstrap(ctx context.Context, wh stockroom.Warehouse, codes []stockroom.ReasonCode, admin *stockroom.Client, secretHash string, now time.Time) (bool, error) {
 	done := false
-	err := db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `
+	err := db.updateNoResult(ctx, func(tx *Tx) error {
+		tx.queryRow(&done, `
 			INSERT INTO meta (key, value) VALUES ('bootstrapped', $1)
-			ON CONFLICT (key) DO NOTHING`, strconv.FormatInt(micros(now), 10))
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			ON CONFLICT (key) DO NOTHING
+			RETURNING key`, []any{strconv.FormatInt(micros(now), 10)}, new(string))
+		if err := tx.flush(); err != nil || !done {
 			return err
 		}
 		wh.Created, wh.Modified = now, now
-		if err := insertWarehouse(ctx, tx, wh, true); err != nil {
-			return err
-		}
+		tx.insertWarehouse(wh, true)
 		for _, rc := range codes {
 			rc.Created = now
-			if err := insertReasonCode(ctx, tx, rc, true); err != nil {
-				return err
-			}
+			tx.insertReasonCode(rc, true)
 		}
-		if err := insertClient(ctx, tx, admin, secretHash); err != nil {
-			return err
-		}
-		done = true
+		tx.insertClient(admin, secretHash)
 		return nil
 	})
 	return done, err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strconv"
 	"strings"
 	"time"
 
@@ -44,47 +43,35 @@ func scanClient(row scanner, extra ...any) (*stockroom.Client, error) {
 	return &c, nil
 }
 
-// CreateClient stores a new client with the hash of its secret. It returns
-// ECONFLICT when the id is taken and EINVALID naming any warehouse of the
-// scope that does not exist.
+// CreateClient stores a new client with the hash of its secret. A taken id
+// is stockroom.ErrDuplicate. The warehouses of its scope must exist.
 func (db *DB) CreateClient(ctx context.Context, c *stockroom.Client, secretHash string) error {
-	return db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		return insertClient(ctx, tx, c, secretHash)
+	return db.updateNoResult(ctx, func(tx *Tx) error {
+		tx.insertClient(c, secretHash)
+		err := tx.flush()
+		if isUniqueViolation(err) {
+			return stockroom.ErrDuplicate
+		}
+		return err
 	})
 }
 
-func insertClient(ctx context.Context, tx *sql.Tx, c *stockroom.Client, secretHash string) error {
-	_, err := tx.ExecContext(ctx, `
+// insertClient queues the insertion of a client and its scope.
+func (t *Tx) insertClient(c *stockroom.Client, secretHash string) {
+	t.exec(`
 		INSERT INTO clients (`+clientColumns+`, secret_hash)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		c.ID, c.Name, stockroom.FormatPermissions(c.Permissions), c.Scope.All, c.ReadOnly, c.Enabled,
 		micros(c.Created), micros(c.Modified), secretHash)
-	if isUniqueViolation(err) {
-		return stockroom.Errorf(stockroom.ECONFLICT, "Client %q already exists.", c.ID)
-	} else if err != nil {
-		return err
-	}
 	if c.Scope.All {
-		return nil
+		return
 	}
-	var v stockroom.Validation
 	for _, wid := range c.Scope.IDs {
-		var exists bool
-		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM warehouses WHERE wid = $1)`, wid).Scan(&exists); err != nil {
-			return err
-		}
-		if !exists {
-			v.Add("warehouses", "warehouse "+strconv.FormatInt(wid, 10)+" does not exist")
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO client_warehouses (client_id, wid) VALUES ($1, $2)`, c.ID, wid); err != nil {
-			return err
-		}
+		t.exec(`INSERT INTO client_warehouses (client_id, wid) VALUES ($1, $2)`, c.ID, wid)
 	}
-	return v.Err()
 }
 
-// FindClient returns a client and its secret hash, or ENOTFOUND.
+// FindClient returns a client and its secret hash, or stockroom.ErrNotFound.
 func (db *DB) FindClient(ctx context.Context, id string) (*stockroom.Client, string, error) {
 	var hash string
 	c, err := scanClient(db.read.QueryRowContext(ctx, `
@@ -92,7 +79,7 @@ func (db *DB) FindClient(ctx context.Context, id string) (*stockroom.Client, str
 		FROM clients
 		WHERE id = $1`, id), &hash)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, "", stockroom.Errorf(stockroom.ENOTFOUND, "Client %q does not exist.", id)
+		return nil, "", stockroom.ErrNotFound
 	} else if err != nil {
 		return nil, "", db.classify(err)
 	}
@@ -163,31 +150,33 @@ func (db *DB) loadScopes(ctx context.Context, q querier, clients []*stockroom.Cl
 }
 
 // SetClientEnabled enables or disables a client. Disabling also revokes every
-// token the client holds. It returns ENOTFOUND for an unknown id.
+// token the client holds. An unknown id is stockroom.ErrNotFound.
 func (db *DB) SetClientEnabled(ctx context.Context, id string, enabled bool, now time.Time) error {
 	return db.updateClient(ctx, id, !enabled, `UPDATE clients SET enabled = $2, modified = $3 WHERE id = $1`, id, enabled, micros(now))
 }
 
 // SetClientSecret replaces a client's secret hash and revokes its tokens. It
-// returns ENOTFOUND for an unknown id.
+// An unknown id is stockroom.ErrNotFound.
 func (db *DB) SetClientSecret(ctx context.Context, id, secretHash string, now time.Time) error {
 	return db.updateClient(ctx, id, true, `UPDATE clients SET secret_hash = $2, modified = $3 WHERE id = $1`, id, secretHash, micros(now))
 }
 
+// updateClient runs update, which changes the client with the given id, and
+// revokes the client's tokens if asked. An unknown id is
+// stockroom.ErrNotFound.
 func (db *DB) updateClient(ctx context.Context, id string, revoke bool, update string, a ...any) error {
-	return db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, update, a...)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return stockroom.Errorf(stockroom.ENOTFOUND, "Client %q does not exist.", id)
-		}
+	return db.updateNoResult(ctx, func(tx *Tx) error {
+		var found bool
+		tx.queryRow(&found, update+" RETURNING id", a, new(string))
 		if revoke {
-			_, err = tx.ExecContext(ctx, `DELETE FROM tokens WHERE client_id = $1`, id)
+			tx.exec(`DELETE FROM tokens WHERE client_id = $1`, id)
 		}
-		return err
+		if err := tx.flush(); err != nil {
+			return err
+		}
+		if !found {
+			return stockroom.ErrNotFound
+		}
+		return nil
 	})
 }

@@ -1,11 +1,17 @@
 package store
 
 import (
-	"context"
+	"cmp"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 )
+
+// Kept counts: the number of rows a list has, kept in the same transaction as
+// each change to it, so the totalCount of an unfiltered list costs a few rows
+// however large the table. Each count is spread over shards, so concurrent
+// writers seldom wait for one another's row.
 
 // Counter names.
 const (
@@ -22,44 +28,51 @@ func lotCounter(wid int64, inStockOnly bool) string {
 	return "lots:" + strconv.FormatInt(wid, 10)
 }
 
-// counterShards spreads each count over this many rows, so concurrent
-// writers seldom wait for one another's row.
+// counterShards spreads each count over this many rows.
 const counterShards = 64
 
-// delta is a change to one kept count.
-type delta struct {
-	name string
-	by   int64
-}
+// countChanges accumulates changes to kept counts over a transaction, to be
+// applied in one statement at its end.
+type countChanges map[string]int64
 
-// addCounts changes kept counts inside the caller's transaction, in one
-// statement. Each change lands on a random shard of its count.
-func addCounts(ctx context.Context, q querier, deltas ...delta) error {
-	var a args
-	stmt := countsSQL(&a, deltas)
-	if stmt == "" {
-		return nil
-	}
-	_, err := q.ExecContext(ctx, stmt, a...)
-	return err
-}
-
-// countsSQL returns the statement that adds deltas to their counts, with its
-// parameters added to a, or "" when nothing changes. Each change lands on a
-// random shard of its count; deltas must name each count once.
-func countsSQL(a *args, deltas []delta) string {
-	var rows []string
-	shard := rand.IntN(counterShards)
-	for _, d := range deltas {
-		if d.by != 0 {
-			rows = append(rows, "("+a.add(d.name)+", "+a.add(shard)+", "+a.add(d.by)+")")
+// lot records a lot appearing (+1) or leaving (-1) warehouse wid; all and
+// inStock say which of its counts it changes.
+func (c countChanges) lot(wid int64, by int64, all, inStock bool) {
+	for _, w := range []int64{wid, 0} {
+		if all {
+			c[lotCounter(w, false)] += by
+		}
+		if inStock {
+			c[lotCounter(w, true)] += by
 		}
 	}
-	if len(rows) == 0 {
-		return ""
+}
+
+// addCounts queues the changes to kept counts, in one statement whose rows
+// are locked in name order (the counters are shared by every transaction,
+// so they are best changed last, and held until the commit only). Each
+// change lands on one random shard of its count.
+func (t *Tx) addCounts(c countChanges) {
+	names := make([]string, 0, len(c))
+	for name, by := range c {
+		if by != 0 {
+			names = append(names, name)
+		}
 	}
-	return `
+	if len(names) == 0 {
+		return
+	}
+	slices.SortFunc(names, cmp.Compare)
+	shard := rand.IntN(counterShards)
+	rows := make([]string, len(names))
+	args := make([]any, 0, 3*len(names))
+	for i, name := range names {
+		n := len(args)
+		rows[i] = "($" + strconv.Itoa(n+1) + ", $" + strconv.Itoa(n+2) + ", $" + strconv.Itoa(n+3) + ")"
+		args = append(args, name, shard, c[name])
+	}
+	t.exec(`
 		INSERT INTO counters (name, shard, value)
-		VALUES ` + strings.Join(rows, ", ") + `
-		ON CONFLICT (name, shard) DO UPDATE SET value = counters.value + excluded.value`
+		VALUES `+strings.Join(rows, ", ")+`
+		ON CONFLICT (name, shard) DO UPDATE SET value = counters.value + excluded.value`, args...)
 }

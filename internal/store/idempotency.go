@@ -2,128 +2,172 @@ package store
 
 import (
 	"context"
-	"database/sql"
+	"fmt"
+	"hash/fnv"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/stockroom/stockroom"
 )
 
-// ClaimIdempotencyKey claims key for a request with the given hash, or
-// reports what became of an earlier request with the same key. A claim older
-// than ttl is forgotten; a running claim whose lease has passed, and which was
-// not applied, is taken over (its request died before committing).
-func (db *DB) ClaimIdempotencyKey(ctx context.Context, clientID, key, hash string, now time.Time, lease, ttl time.Duration) (int, stockroom.IdempotencyRecord, error) {
+// Idempotency keys live in the transaction of the request they belong to: a
+// row exists only for a request that was answered, and it is written in the
+// same transaction as the change it answers. So there is nothing to release
+// when a request fails or its server dies: its transaction, row and lock
+// vanish together.
+
+// keyLockClass is the first half of the PostgreSQL advisory lock a request
+// takes on its key, the class of Stockroom's idempotency locks; the second
+// half is a hash of the client id and key. A collision of hashes only makes
+// an unrelated request wait for a retry.
+const keyLockClass int32 = 0x53524b31 // "SRK1"
+
+func keyLockID(key *stockroom.IdempotencyKey) int32 {
+	h := fnv.New32a()
+	h.Write([]byte(key.ClientID))
+	h.Write([]byte{0})
+	h.Write([]byte(key.Key))
+	return int32(h.Sum32())
+}
+
+// claimKey queues the claim of a key at the start of a transaction and the
+// check of its outcome, which runs once the claim has been sent. On
+// PostgreSQL the claim is a transaction-scoped advisory lock: a repeat
+// arriving while the first request runs is refused at once instead of
+// waiting, and the lock is released by the commit or rollback, or by the
+// database when the holder's session dies, never by a timer. SQLite needs no
+// lock: its write transactions run one at a time.
+func (t *Tx) claimKey(key *stockroom.IdempotencyKey) {
+	locked := true
+	if t.pg != nil {
+		t.queryRow(nil, `SELECT pg_try_advisory_xact_lock($1::integer, $2::integer)`,
+			[]any{keyLockClass, keyLockID(key)}, &locked)
+	}
 	var (
-		outcome int
-		rec     stockroom.IdempotencyRecord
+		found bool
+		hash  string
+		reply stockroom.Reply
 	)
-	err := db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `
-			INSERT INTO idempotency_keys (client_id, key, request_hash, done, applied, lease_until, status,
-				content_type, location, body, created, expires)
-			VALUES ($1, $2, $3, $4, $4, $5, 0, '', '', $6, $7, $8)
-			ON CONFLICT (client_id, key) DO NOTHING`,
-			clientID, key, hash, false, micros(now.Add(lease)), []byte{}, micros(now), micros(now.Add(ttl)))
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 1 {
-			outcome = stockroom.ClaimNew
-			return err
-		}
-		var leaseUntil, expires int64
-		err = tx.QueryRowContext(ctx, `
-			SELECT request_hash, done, applied, lease_until, status, content_type, location, body, expires
-			FROM idempotency_keys
-			WHERE client_id = $1 AND key = $2`+db.forUpdate(), clientID, key).Scan(
-			&rec.RequestHash, &rec.Done, &rec.Applied, &leaseUntil, &rec.Status, &rec.ContentType, &rec.Location, &rec.Body, &expires)
-		if err != nil {
-			return err
-		}
-		rec.LeaseUntil = fromMicros(leaseUntil)
-		takeOver := micros(now) >= expires || (!rec.Done && !rec.Applied && micros(now) >= leaseUntil)
+	t.queryRow(&found, `
+		SELECT
+			request_hash,
+			status,
+			content_type,
+			location,
+			body
+		FROM idempotency_keys
+		WHERE client_id = $1 AND key = $2 AND expires > $3`,
+		[]any{key.ClientID, key.Key, micros(key.Time)},
+		&hash, &reply.Status, &reply.ContentType, &reply.Location, &reply.Body)
+	t.checks = append(t.checks, func() error {
 		switch {
-		case takeOver:
-			outcome = stockroom.ClaimNew
-			_, err = tx.ExecContext(ctx, `
-				UPDATE idempotency_keys SET
-					request_hash = $3, done = $4, applied = $4, lease_until = $5, status = 0,
-					content_type = '', location = '', body = $6, created = $7, expires = $8
-				WHERE client_id = $1 AND key = $2`,
-				clientID, key, hash, false, micros(now.Add(lease)), []byte{}, micros(now), micros(now.Add(ttl)))
-			return err
-		case rec.RequestHash != hash:
-			outcome = stockroom.ClaimMismatch
-		case rec.Done:
-			outcome = stockroom.ClaimReplay
-		case rec.Applied && micros(now) >= leaseUntil:
-			outcome = stockroom.ClaimLost
-		default:
-			outcome = stockroom.ClaimRunning
+		case !locked:
+			return stockroom.ErrKeyInProgress
+		case !found:
+			return nil
+		case hash != key.RequestHash:
+			return stockroom.ErrKeyMismatch
 		}
-		return nil
-	})
-	return outcome, rec, err
-}
-
-// CompleteIdempotencyKey stores the response of a claimed request.
-func (db *DB) CompleteIdempotencyKey(ctx context.Context, clientID, key string, status int, contentType, location string, body []byte) error {
-	return db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `
-			UPDATE idempotency_keys SET done = $3, status = $4, content_type = $5, location = $6, body = $7
-			WHERE client_id = $1 AND key = $2`, clientID, key, true, status, contentType, location, body)
-		return err
+		return &stockroom.Replayed{Reply: reply}
 	})
 }
 
-// ReleaseIdempotencyKey forgets a claim whose request failed without being
-// applied, so a retry runs it afresh.
-func (db *DB) ReleaseIdempotencyKey(ctx context.Context, clientID, key string) error {
-	return db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `
-			DELETE FROM idempotency_keys
-			WHERE client_id = $1 AND key = $2 AND NOT applied`, clientID, key)
-		return err
-	})
+// recordAnswer queues the storing of the key's answer, rendered from the
+// transaction's result. A row of the same key can only be an expired one
+// here (a live one stopped the transaction at its claim), and is replaced.
+func (t *Tx) recordAnswer(key *stockroom.IdempotencyKey, result any) (stockroom.Reply, error) {
+	if key.Answer == nil {
+		return stockroom.Reply{}, fmt.Errorf("idempotency key %q has no answer to record", key.Key)
+	}
+	reply := key.Answer(result)
+	t.exec(`
+		INSERT INTO idempotency_keys (
+			client_id,
+			key,
+			request_hash,
+			status,
+			content_type,
+			location,
+			body,
+			created,
+			expires
+		)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		ON CONFLICT (client_id, key) DO UPDATE SET
+			request_hash = excluded.request_hash,
+			status = excluded.status,
+			content_type = excluded.content_type,
+			location = excluded.location,
+			body = excluded.body,
+			created = excluded.created,
+			expires = excluded.expires
+		WHERE idempotency_keys.expires <= excluded.created`,
+		key.ClientID, key.Key, key.RequestHash, reply.Status, reply.ContentType, reply.Location, reply.Body,
+		micros(key.Time), micros(key.Time.Add(stockroom.IdempotencyTTL)))
+	return reply, nil
+}
+
+// RecordReply records a refusal as the answer of key's request, in a
+// transaction of its own: the refused operation changed nothing. When the
+// key has an answer already (a repeat that ran meanwhile), nothing is
+// recorded and that answer comes back as *stockroom.Replayed, for the caller
+// to give instead, so that every repeat gets one answer.
+func (db *DB) RecordReply(ctx context.Context, key *stockroom.IdempotencyKey, reply stockroom.Reply) error {
+	k := *key
+	k.Answer = func(any) stockroom.Reply { return reply }
+	return db.update(ctx, &k, func(*Tx) (any, error) { return nil, nil })
 }
 
 // DeleteExpiredIdempotencyKeys removes keys past their time and returns how
 // many went.
 func (db *DB) DeleteExpiredIdempotencyKeys(ctx context.Context, now time.Time) (int64, error) {
 	var n int64
-	err := db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE expires < $1`, micros(now))
-		if err != nil {
-			return err
-		}
-		n, err = res.RowsAffected()
-		return err
+	err := db.updateNoResult(ctx, func(tx *Tx) error {
+		tx.query(func(r rows) error {
+			for r.Next() {
+				n++
+			}
+			return nil
+		}, `
+			DELETE FROM idempotency_keys
+			WHERE expires < $1
+			RETURNING 1`, micros(now))
+		return tx.flush()
 	})
 	return n, err
 }
 
-// idemKey is the context key of a claimed idempotency key.
-type idemKey struct{}
-
-type idemClaim struct{ clientID, key string }
-
-// WithIdempotencyKey returns a context under which every write transaction of
-// this store also marks the claimed key as applied, in that transaction. The
-// HTTP layer wraps a request with a claimed key in it, so whether the request
-// changed anything is recorded atomically with the change.
-func (db *DB) WithIdempotencyKey(ctx context.Context, clientID, key string) context.Context {
-	return context.WithValue(ctx, idemKey{}, idemClaim{clientID, key})
-}
-
-// markApplied records, inside tx, that the context's claimed request has
-// changed data.
-func markApplied(ctx context.Context, tx *sql.Tx) error {
-	c, ok := ctx.Value(idemKey{}).(idemClaim)
-	if !ok {
-		return nil
+// HoldKeyForTest takes the lock a running request holds on an idempotency
+// key, on a connection of its own, and returns the function that drops that
+// connection the way a server that dies does. PostgreSQL only; the behaviour
+// suite uses it to prove that a dead request's key is free at once. Nothing
+// else should.
+func (db *DB) HoldKeyForTest(ctx context.Context, clientID, key string) (func(), error) {
+	if db.engine != Postgres {
+		return nil, fmt.Errorf("only PostgreSQL locks keys")
 	}
-	_, err := tx.ExecContext(ctx, `
-		UPDATE idempotency_keys SET applied = $3
-		WHERE client_id = $1 AND key = $2`, c.clientID, c.key, true)
-	return err
+	conn, err := db.write.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var pc *pgx.Conn
+	err = conn.Raw(func(driverConn any) error {
+		pc = driverConn.(*stdlib.Conn).Conn()
+		k := &stockroom.IdempotencyKey{ClientID: clientID, Key: key}
+		if _, err := pc.Exec(ctx, "BEGIN"); err != nil {
+			return err
+		}
+		_, err := pc.Exec(ctx, `SELECT pg_advisory_xact_lock($1::integer, $2::integer)`, keyLockClass, keyLockID(k))
+		return err
+	})
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return func() {
+		_ = pc.PgConn().Conn().Close() // the socket, without a word to the server
+		_ = conn.Close()
+	}, nil
 }

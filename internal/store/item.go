@@ -2,8 +2,7 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
+
 	"strings"
 
 	"github.com/stockroom/stockroom"
@@ -51,15 +50,28 @@ var itemSort = sortSpec{
 	modified: "modified",
 }
 
+// itemRow receives an item as itemColumns lists it.
+type itemRow struct {
+	item              stockroom.Item
+	created, modified int64
+}
+
+func (r *itemRow) dest() []any {
+	it := &r.item
+	return []any{&it.PartNo, &it.ShortID, &it.Description, &it.Category, &it.SubCategory, &it.UOM, &it.PutUp,
+		&it.Units, &it.DfltOwner, &it.Discontinued, &r.created, &r.modified, &it.CreatedBy}
+}
+
+func (r *itemRow) value() stockroom.Item {
+	it := r.item
+	it.Created, it.Modified = fromMicros(r.created), fromMicros(r.modified)
+	return it
+}
+
 func scanItem(row scanner) (stockroom.Item, error) {
-	var (
-		it                stockroom.Item
-		created, modified int64
-	)
-	err := row.Scan(&it.PartNo, &it.ShortID, &it.Description, &it.Category, &it.SubCategory, &it.UOM, &it.PutUp,
-		&it.Units, &it.DfltOwner, &it.Discontinued, &created, &modified, &it.CreatedBy)
-	it.Created, it.Modified = fromMicros(created), fromMicros(modified)
-	return it, err
+	var r itemRow
+	err := row.Scan(r.dest()...)
+	return r.value(), err
 }
 
 // itemInsertColumns are the columns a new item is written with: all but the
@@ -79,31 +91,34 @@ const itemInsertColumns = `
 	modified,
 	created_by`
 
-// itemValues adds an item's values for itemInsertColumns to a and returns
-// their row of placeholders.
-func itemValues(a *args, it stockroom.Item) string {
-	return "(" + strings.Join([]string{
-		a.add(it.ShortID), a.add(stockroom.FoldKey(it.ShortID)), a.add(it.Description), a.add(it.Category),
-		a.add(it.SubCategory), a.add(it.UOM), a.add(it.PutUp), a.add(it.Units), a.add(it.DfltOwner),
-		a.add(it.Discontinued), a.add(micros(it.Created)), a.add(micros(it.Modified)), a.add(it.CreatedBy),
-	}, ", ") + ")"
+// itemValues lists an item's values for itemInsertColumns, in order.
+func itemValues(it stockroom.Item) []any {
+	return []any{it.ShortID, stockroom.FoldKey(it.ShortID), it.Description, it.Category, it.SubCategory, it.UOM,
+		it.PutUp, it.Units, it.DfltOwner, it.Discontinued, micros(it.Created), micros(it.Modified), it.CreatedBy}
 }
 
-// CreateItem stores a new item and sets its database-assigned PartNo. It
-// returns ECONFLICT when the ShortID is taken in any letter case.
-func (db *DB) CreateItem(ctx context.Context, it *stockroom.Item) error {
-	return db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		var a args
-		err := tx.QueryRowContext(ctx, `
+// itemValueCount is the number of itemInsertColumns.
+var itemValueCount = len(itemValues(stockroom.Item{}))
+
+// CreateItem stores a new item and sets its database-assigned PartNo,
+// recording key's answer in the same transaction. A ShortID taken in any
+// letter case is stockroom.ErrDuplicate.
+func (db *DB) CreateItem(ctx context.Context, key *stockroom.IdempotencyKey, it *stockroom.Item) error {
+	return db.update(ctx, key, func(tx *Tx) (any, error) {
+		var partNo int64
+		tx.queryRow(nil, `
 			INSERT INTO items (`+itemInsertColumns+`)
-			VALUES `+itemValues(&a, *it)+`
-			RETURNING part_no`, a...).Scan(&it.PartNo)
-		if isUniqueViolation(err) {
-			return stockroom.Errorf(stockroom.ECONFLICT, "An item with ShortID %q already exists.", it.ShortID)
-		} else if err != nil {
-			return err
+			VALUES (`+params(1, itemValueCount)+`)
+			RETURNING part_no`, itemValues(*it), &partNo)
+		if err := tx.flush(); err != nil {
+			if isUniqueViolation(err) {
+				return nil, stockroom.ErrDuplicate
+			}
+			return nil, err
 		}
-		return addCounts(ctx, tx, delta{countItems, 1}, delta{countActiveItems, activeCount(it.Discontinued, 1)})
+		it.PartNo = partNo
+		tx.addCounts(countChanges{countItems: 1, countActiveItems: activeCount(it.Discontinued, 1)})
+		return *it, nil
 	})
 }
 
@@ -120,77 +135,70 @@ func activeCount(discontinued bool, n int64) int64 {
 // ShortID exists, and returns how many it stored. It is for loading data in
 // bulk (the demo command); PartNos are not reported back.
 func (db *DB) CreateItems(ctx context.Context, items []stockroom.Item) (int64, error) {
-	if len(items) == 0 {
-		return 0, nil
-	}
-	var (
-		stored int64
-		a      args
-		rows   []string
-	)
-	for _, it := range items {
-		rows = append(rows, itemValues(&a, it))
-	}
-	err := db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		stored = 0
-		rs, err := tx.QueryContext(ctx, `
-			INSERT INTO items (`+itemInsertColumns+`)
-			VALUES `+strings.Join(rows, ",\n")+`
-			ON CONFLICT (short_id_key) DO NOTHING
-			RETURNING discontinued`, a...)
-		if err != nil {
-			return err
-		}
-		var active int64
-		for rs.Next() {
-			var disc bool
-			if err := rs.Scan(&disc); err != nil {
-				rs.Close()
-				return err
+	var stored, active int64
+	err := db.updateNoResult(ctx, func(tx *Tx) error {
+		stored, active = 0, 0
+		// Rows per statement stay within PostgreSQL's 65,535 parameters.
+		const perStatement = 1000
+		for start := 0; start < len(items); start += perStatement {
+			chunk := items[start:min(start+perStatement, len(items))]
+			values := make([]string, len(chunk))
+			var args []any
+			for i, it := range chunk {
+				values[i] = "(" + params(len(args)+1, len(args)+itemValueCount) + ")"
+				args = append(args, itemValues(it)...)
 			}
-			stored++
-			active += activeCount(disc, 1)
+			tx.query(func(r rows) error {
+				for r.Next() {
+					var disc bool
+					if err := r.Scan(&disc); err != nil {
+						return err
+					}
+					stored++
+					active += activeCount(disc, 1)
+				}
+				return nil
+			}, `
+				INSERT INTO items (`+itemInsertColumns+`)
+				VALUES `+strings.Join(values, ",\n")+`
+				ON CONFLICT (short_id_key) DO NOTHING
+				RETURNING discontinued`, args...)
 		}
-		rs.Close()
-		if err := rs.Err(); err != nil {
+		if err := tx.flush(); err != nil {
 			return err
 		}
-		return addCounts(ctx, tx, delta{countItems, stored}, delta{countActiveItems, active})
+		tx.addCounts(countChanges{countItems: stored, countActiveItems: active})
+		return nil
 	})
 	return stored, err
 }
 
-func notFoundItem(what string, v any) error {
-	return stockroom.Errorf(stockroom.ENOTFOUND, "No item with %s %v.", what, v)
-}
-
-// FindItem returns the item with the given PartNo, or ENOTFOUND.
+// FindItem returns the item with the given PartNo, or stockroom.ErrNotFound.
 func (db *DB) FindItem(ctx context.Context, partNo int64) (stockroom.Item, error) {
-	return queryOne(ctx, db, notFoundItem("partNo", partNo), scanItem, `
+	return queryOne(ctx, db, scanItem, `
 		SELECT `+itemColumns+`
 		FROM items
 		WHERE part_no = $1`, partNo)
 }
 
 // FindItemByShortID returns the item with the given ShortID in any letter
-// case, or ENOTFOUND.
+// case, or stockroom.ErrNotFound.
 func (db *DB) FindItemByShortID(ctx context.Context, shortID string) (stockroom.Item, error) {
-	return queryOne(ctx, db, notFoundItem("ShortID", quote(shortID)), scanItem, `
+	return queryOne(ctx, db, scanItem, `
 		SELECT `+itemColumns+`
 		FROM items
 		WHERE short_id_key = $1`, stockroom.FoldKey(shortID))
 }
 
-// FindItemByAlias returns the item an alias points to, or ENOTFOUND.
+// FindItemByAlias returns the item an alias points to, or
+// stockroom.ErrNotFound.
 func (db *DB) FindItemByAlias(ctx context.Context, alias string) (stockroom.Item, error) {
-	return queryOne(ctx, db, notFoundItem("alias", quote(alias)), scanItem, `
+	return queryOne(ctx, db, scanItem, `
 		SELECT `+prefixed("i", itemColumns)+`
 		FROM aliases a
 		JOIN items i ON i.part_no = a.part_no
 		WHERE a.alias_key = $1`, stockroom.FoldKey(alias))
 }
-
-func quote(s string) string { return `"` + s + `"` }
 
 // prefixed qualifies each column of a column list with a table alias.
 func prefixed(alias, columns string) string {
@@ -203,26 +211,31 @@ func prefixed(alias, columns string) string {
 
 // UpdateItem locks the item with the given ShortID, lets fn change it, and
 // stores the result if fn reports a change. It returns the item as stored, or
-// ENOTFOUND.
+// stockroom.ErrNotFound.
 func (db *DB) UpdateItem(ctx context.Context, shortID string, fn func(*stockroom.Item) (bool, error)) (stockroom.Item, error) {
 	var it stockroom.Item
-	err := db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		var err error
-		it, err = scanItem(tx.QueryRowContext(ctx, `
+	err := db.updateNoResult(ctx, func(tx *Tx) error {
+		var (
+			found bool
+			row   itemRow
+		)
+		tx.queryRow(&found, `
 			SELECT `+itemColumns+`
 			FROM items
-			WHERE short_id_key = $1`+db.forUpdate(), stockroom.FoldKey(shortID)))
-		if errors.Is(err, sql.ErrNoRows) {
-			return notFoundItem("ShortID", quote(shortID))
-		} else if err != nil {
+			WHERE short_id_key = $1`+tx.forUpdate(""), []any{stockroom.FoldKey(shortID)}, row.dest()...)
+		if err := tx.flush(); err != nil {
 			return err
 		}
+		if !found {
+			return stockroom.ErrNotFound
+		}
+		it = row.value()
 		wasActive := !it.Discontinued
 		changed, err := fn(&it)
 		if err != nil || !changed {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `
+		tx.exec(`
 			UPDATE items SET
 				description = $2,
 				category = $3,
@@ -235,14 +248,12 @@ func (db *DB) UpdateItem(ctx context.Context, shortID string, fn func(*stockroom
 				modified = $10
 			WHERE part_no = $1`,
 			it.PartNo, it.Description, it.Category, it.SubCategory, it.UOM, it.PutUp, it.Units, it.DfltOwner,
-			it.Discontinued, micros(it.Modified)); err != nil {
-			return err
-		}
+			it.Discontinued, micros(it.Modified))
 		switch {
 		case wasActive && it.Discontinued:
-			return addCounts(ctx, tx, delta{countActiveItems, -1})
+			tx.addCounts(countChanges{countActiveItems: -1})
 		case !wasActive && !it.Discontinued:
-			return addCounts(ctx, tx, delta{countActiveItems, 1})
+			tx.addCounts(countChanges{countActiveItems: 1})
 		}
 		return nil
 	})

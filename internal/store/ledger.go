@@ -9,74 +9,6 @@ import (
 	"github.com/stockroom/stockroom"
 )
 
-// ledgerLine is one lot's signed change.
-type ledgerLine struct {
-	recNo, partNo, wid int64
-	spot               string
-	units              stockroom.Units
-}
-
-// ledgerHead is a transaction's own row.
-type ledgerHead struct {
-	typ         string
-	partNo, wid int64
-	toWID       *int64
-	spot        string
-	toSpot      *string
-	units       stockroom.Units
-	entry       stockroom.LedgerEntry
-}
-
-// appendLedger writes a transaction and its lines, applies the transaction's
-// changes to kept counts, and returns its id: one batch, so one statement on
-// PostgreSQL. The counts come last, so their shared rows stay locked only
-// until the commit.
-func (db *DB) appendLedger(ctx context.Context, tx *sql.Tx, h ledgerHead, lines []ledgerLine, counts countChanges) (int64, error) {
-	details := h.entry.Details
-	if details == nil {
-		details = map[string]any{}
-	}
-	js, err := json.Marshal(details)
-	if err != nil {
-		return 0, err
-	}
-	var reason any
-	if h.entry.ReasonCode != 0 {
-		reason = h.entry.ReasonCode
-	}
-	b := db.newBatch()
-	var id sql.NullInt64
-	b.add(&id, func(a *args) string {
-		return `
-			INSERT INTO transactions (type, time, client_id, part_no, wid, to_wid, spot, to_spot, units,
-				reason_code, reference, remark, details)
-			VALUES (` + strings.Join([]string{
-			a.add(h.typ), a.add(micros(h.entry.Time)), a.add(h.entry.ClientID), a.add(h.partNo), a.add(h.wid),
-			a.add(h.toWID), a.add(h.spot), a.add(h.toSpot), a.add(h.units), a.add(reason), a.add(h.entry.Reference),
-			a.add(h.entry.Remark), a.add(string(js)),
-		}, ", ") + `)
-			RETURNING id`
-	})
-	if len(lines) > 0 {
-		b.exec(func(a *args) string {
-			txID := b.value(a, &id)
-			rows := make([]string, len(lines))
-			for i, l := range lines {
-				rows[i] = "(" + strings.Join([]string{txID, a.add(i + 1), a.add(l.recNo), a.add(l.partNo), a.add(l.wid), a.add(l.spot), a.add(l.units)}, ", ") + ")"
-			}
-			return `
-				INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
-				VALUES ` + strings.Join(rows, ", ")
-		})
-	}
-	deltas := counts.deltas()
-	b.exec(func(a *args) string { return countsSQL(a, deltas) })
-	if err := b.run(ctx, tx); err != nil {
-		return 0, err
-	}
-	return id.Int64, nil
-}
-
 const transactionColumns = `
 	t.id,
 	t.type,
@@ -166,7 +98,7 @@ func (db *DB) FindTransaction(ctx context.Context, scope stockroom.Scope, id int
 	if c := ledgerScope(scope, &a); c != "" {
 		conds = append(conds, c)
 	}
-	t, err := queryOne(ctx, db, stockroom.Errorf(stockroom.ENOTFOUND, "No transaction %d.", id), scanTransaction, `
+	t, err := queryOne(ctx, db, scanTransaction, `
 		SELECT `+transactionColumns+`
 		FROM `+transactionFrom+`
 		WHERE `+strings.Join(conds, " AND "), a...)

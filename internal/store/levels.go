@@ -2,78 +2,136 @@ package store
 
 import (
 	"cmp"
-	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/stockroom/stockroom"
 )
 
-// Stock levels and kept counts, as every stock transaction changes them.
+// Stock levels, kept in the same transaction as every change to what they
+// sum: per item and warehouse in stock_levels, per item over every warehouse
+// in stock_totals. Rows are changed in item-then-warehouse order, the totals
+// after the warehouses, so concurrent transactions lock them in one order.
 
-// bumpModified is the SQL for a modified time that moves forward only.
-func bumpModified(col, param string) string {
-	return "CASE WHEN " + param + " > " + col + " THEN " + param + " ELSE " + col + " + 1 END"
-}
-
-// levelChange is a change to one stock level row.
+// levelChange is a change to the figures of one item in one warehouse.
 type levelChange struct {
 	partNo, wid     int64
 	inStock, onHold stockroom.Units
 }
 
-// adjustLevels runs the writes already queued in b together with level
-// changes, applied in item-then-warehouse order, then the items'
-// all-warehouse totals. It adds the changes to the counts of stocked items to
-// counts, for the caller to apply with its own.
-func adjustLevels(ctx context.Context, tx *sql.Tx, b *batch, now time.Time, counts countChanges, changes ...levelChange) error {
+// grows reports whether the change, applied to an empty row, makes a valid
+// row: only such a change may create its row. (An upsert would not do for
+// the others: CHECK constraints judge the row proposed for insertion.)
+func (c levelChange) grows() bool {
+	return c.inStock.Sign() >= 0 && c.onHold.Sign() >= 0 && !c.inStock.Less(c.onHold)
+}
+
+func (c levelChange) isZero() bool { return c.inStock.IsZero() && c.onHold.IsZero() }
+
+// The statements that change one row and return its in_stock afterwards.
+const (
+	levelGrow = `
+		INSERT INTO stock_levels (part_no, wid, in_stock, on_hold, committed, packed, on_order, asn, modified)
+		VALUES ($1, $2, $3, $4, 0, 0, 0, 0, $5)
+		ON CONFLICT (part_no, wid) DO UPDATE SET
+			in_stock = stock_levels.in_stock + excluded.in_stock,
+			on_hold = stock_levels.on_hold + excluded.on_hold,
+			modified = ` + laterOf + `
+		RETURNING in_stock`
+	levelChangeRow = `
+		UPDATE stock_levels SET
+			in_stock = in_stock + $3,
+			on_hold = on_hold + $4,
+			modified = CASE WHEN $5 > modified THEN $5 ELSE modified + 1 END
+		WHERE part_no = $1 AND wid = $2
+		RETURNING in_stock`
+	totalGrow = `
+		INSERT INTO stock_totals (part_no, in_stock, on_hold, committed, packed, on_order, asn, modified)
+		VALUES ($1, $2, $3, 0, 0, 0, 0, $4)
+		ON CONFLICT (part_no) DO UPDATE SET
+			in_stock = stock_totals.in_stock + excluded.in_stock,
+			on_hold = stock_totals.on_hold + excluded.on_hold,
+			modified = ` + laterOfTotal + `
+		RETURNING in_stock`
+	totalChangeRow = `
+		UPDATE stock_totals SET
+			in_stock = in_stock + $2,
+			on_hold = on_hold + $3,
+			modified = CASE WHEN $4 > modified THEN $4 ELSE modified + 1 END
+		WHERE part_no = $1
+		RETURNING in_stock`
+
+	// A modified time moves forward only, even against another instance's
+	// clock.
+	laterOf      = `CASE WHEN excluded.modified > stock_levels.modified THEN excluded.modified ELSE stock_levels.modified + 1 END`
+	laterOfTotal = `CASE WHEN excluded.modified > stock_totals.modified THEN excluded.modified ELSE stock_totals.modified + 1 END`
+)
+
+// levelUpdate is a set of queued level changes whose results arrive with the
+// next flush.
+type levelUpdate struct {
+	changes []levelChange // wid 0: the item's total
+	after   []stockroom.Units
+	found   []bool
+}
+
+// changeLevels queues level changes, and the totals they add up to.
+func (t *Tx) changeLevels(now time.Time, changes ...levelChange) *levelUpdate {
 	slices.SortFunc(changes, func(a, b levelChange) int {
-		if a.partNo != b.partNo {
-			return cmp.Compare(a.partNo, b.partNo)
-		}
-		return cmp.Compare(a.wid, b.wid)
+		return cmp.Or(cmp.Compare(a.partNo, b.partNo), cmp.Compare(a.wid, b.wid))
 	})
-	var (
-		rows   []levelRow
-		totals []levelChange // one per item, wid 0
-	)
+	u := &levelUpdate{}
+	var totals []levelChange
 	for _, c := range changes {
-		if c.inStock == 0 && c.onHold == 0 {
+		if c.isZero() {
 			continue
 		}
-		rows = append(rows, warehouseLevel(c))
+		u.changes = append(u.changes, c)
 		if n := len(totals); n > 0 && totals[n-1].partNo == c.partNo {
-			totals[n-1].inStock += c.inStock
-			totals[n-1].onHold += c.onHold
+			totals[n-1].inStock = totals[n-1].inStock.Add(c.inStock)
+			totals[n-1].onHold = totals[n-1].onHold.Add(c.onHold)
 		} else {
 			totals = append(totals, levelChange{partNo: c.partNo, inStock: c.inStock, onHold: c.onHold})
 		}
 	}
 	for _, c := range totals {
-		if c.inStock != 0 || c.onHold != 0 {
-			rows = append(rows, totalLevel(c))
+		if !c.isZero() {
+			u.changes = append(u.changes, c)
 		}
 	}
-	after := make([]sql.NullInt64, len(rows))
-	for i, r := range rows {
-		b.add(&after[i], func(a *args) string { return levelSQL(a, r, now) })
-		if err := b.runIfFull(ctx, tx); err != nil { // a bulk load's many rows
-			return err
+	u.after = make([]stockroom.Units, len(u.changes))
+	u.found = make([]bool, len(u.changes))
+	mod := micros(now)
+	for i, c := range u.changes {
+		switch {
+		case c.wid != 0 && c.grows():
+			t.queryRow(&u.found[i], levelGrow, []any{c.partNo, c.wid, c.inStock, c.onHold, mod}, &u.after[i])
+		case c.wid != 0:
+			t.queryRow(&u.found[i], levelChangeRow, []any{c.partNo, c.wid, c.inStock, c.onHold, mod}, &u.after[i])
+		case c.grows():
+			t.queryRow(&u.found[i], totalGrow, []any{c.partNo, c.inStock, c.onHold, mod}, &u.after[i])
+		default:
+			t.queryRow(&u.found[i], totalChangeRow, []any{c.partNo, c.inStock, c.onHold, mod}, &u.after[i])
 		}
 	}
-	if err := b.run(ctx, tx); err != nil {
-		return err
-	}
-	for i, r := range rows {
-		if !after[i].Valid {
-			return fmt.Errorf("%s row %v is missing", r.table, r.vals)
+	return u
+}
+
+// settle checks the changed rows once they have been sent: each existed, and
+// each figure stays within what is kept (stockroom.ErrFigureTooLarge
+// otherwise; the caller rolls back). It adds the changes in the number of
+// items with stock to counts.
+func (u *levelUpdate) settle(counts countChanges) error {
+	for i, c := range u.changes {
+		if !u.found[i] {
+			return fmt.Errorf("stock level of item %d in warehouse %d is missing", c.partNo, c.wid)
 		}
-		before := stockroom.Units(after[i].Int64) - r.change.inStock
-		counts[stockedCounter(r.change.wid)] += stockedChange(before, r.change.inStock)
+		if !u.after[i].IsFigure() {
+			return stockroom.ErrFigureTooLarge
+		}
+		counts[stockedCounter(c.wid)] += stockedChange(u.after[i].Sub(c.inStock), c.inStock)
 	}
 	return nil
 }
@@ -81,10 +139,10 @@ func adjustLevels(ctx context.Context, tx *sql.Tx, b *batch, now time.Time, coun
 // stockedChange is the change in "items with stock" when in_stock goes from
 // before to before+by.
 func stockedChange(before, by stockroom.Units) int64 {
-	switch after := before + by; {
-	case before == 0 && after != 0:
+	switch after := before.Add(by); {
+	case before.IsZero() && !after.IsZero():
 		return 1
-	case before != 0 && after == 0:
+	case !before.IsZero() && after.IsZero():
 		return -1
 	}
 	return 0
@@ -93,84 +151,3 @@ func stockedChange(before, by stockroom.Units) int64 {
 // stockedCounter names the count of items with stock in a warehouse (0: in
 // any warehouse).
 func stockedCounter(wid int64) string { return "stocked:" + strconv.FormatInt(wid, 10) }
-
-// levelRow is a change to one row of stock_levels (by item and warehouse) or
-// of stock_totals (by item).
-type levelRow struct {
-	table  string
-	keys   []string
-	vals   []any
-	change levelChange
-}
-
-func warehouseLevel(c levelChange) levelRow {
-	return levelRow{"stock_levels", []string{"part_no", "wid"}, []any{c.partNo, c.wid}, c}
-}
-
-func totalLevel(c levelChange) levelRow {
-	return levelRow{"stock_totals", []string{"part_no"}, []any{c.partNo}, c}
-}
-
-// levelSQL returns the statement that changes one level row and returns its
-// in_stock after the change, with its parameters added to a. Stock arriving
-// may create the row; anything else updates a row that must exist, and
-// returns no row if it does not. (An upsert would not do for the rest: CHECK
-// constraints judge the row proposed for insertion.)
-func levelSQL(a *args, row levelRow, now time.Time) string {
-	var (
-		c     = row.change
-		keyPh = make([]string, len(row.keys))
-		match = make([]string, len(row.keys))
-	)
-	for i, k := range row.keys {
-		keyPh[i] = a.add(row.vals[i])
-		match[i] = k + " = " + keyPh[i]
-	}
-	in, hold, mod := a.add(c.inStock), a.add(c.onHold), a.add(micros(now))
-	if c.inStock <= 0 {
-		return `
-			UPDATE ` + row.table + ` SET
-				in_stock = in_stock + ` + in + `,
-				on_hold = on_hold + ` + hold + `,
-				modified = ` + bumpModified("modified", mod) + `
-			WHERE ` + strings.Join(match, " AND ") + `
-			RETURNING in_stock`
-	}
-	keys := strings.Join(row.keys, ", ")
-	return `
-		INSERT INTO ` + row.table + ` (` + keys + `, in_stock, on_hold, committed, packed, on_order, asn, modified)
-		VALUES (` + strings.Join(keyPh, ", ") + `, ` + in + `, ` + hold + `, 0, 0, 0, 0, ` + mod + `)
-		ON CONFLICT (` + keys + `) DO UPDATE SET
-			in_stock = ` + row.table + `.in_stock + excluded.in_stock,
-			on_hold = ` + row.table + `.on_hold + excluded.on_hold,
-			modified = ` + bumpModified(row.table+".modified", "excluded.modified") + `
-		RETURNING in_stock`
-}
-
-// countChanges accumulates changes to kept counts (lots and stocked items) over
-// a transaction, to be applied in one statement at its end.
-type countChanges map[string]int64
-
-// lot records a lot appearing (+1) or leaving (-1) warehouse wid; inStock
-// says whether it counts towards the in-stock count too.
-func (c countChanges) lot(wid int64, by int64, all, inStock bool) {
-	for _, w := range []int64{wid, 0} {
-		if all {
-			c[lotCounter(w, false)] += by
-		}
-		if inStock {
-			c[lotCounter(w, true)] += by
-		}
-	}
-}
-
-// deltas lists the changes in name order, the order counter rows are locked
-// in.
-func (c countChanges) deltas() []delta {
-	var ds []delta
-	for name, by := range c {
-		ds = append(ds, delta{name, by})
-	}
-	slices.SortFunc(ds, func(a, b delta) int { return cmp.Compare(a.name, b.name) })
-	return ds
-}

@@ -3,42 +3,71 @@ package store
 import (
 	"context"
 	"database/sql"
-	"time"
+	"strconv"
+	"strings"
 
 	"github.com/stockroom/stockroom"
 )
 
-const lotColumns = `
-	l.rec_no,
-	l.part_no,
-	i.short_id,
-	i.description,
-	l.associate,
-	w.name,
-	l.wid,
-	l.spot,
-	l.units,
-	l.received,
-	l.shipped,
-	l.serial,
-	l.serial2,
-	l.rfid_tag,
-	l.remark,
-	l.hold,
-	l.job_id,
-	l.active,
-	l.modified,
-	l.reference,
-	l.net_weight,
-	l.gross_weight,
-	l.price,
-	l.expires,
-	l.supplier,
-	l.line`
+// lotColumns are a lot row's own columns but rec_no, in the order in which
+// every lot statement writes and reads them; lotValues gives a lot's values
+// in the same order.
+const lotColumns = `part_no, wid, spot, units, received, shipped, serial, serial2, rfid_tag, remark, associate,
+	hold, job_id, active, reference, net_weight, gross_weight, price, expires, supplier, line, modified`
+
+func lotValues(l stockroom.Lot) []any {
+	return []any{l.PartNo, l.WID, l.Spot, l.Units, micros(l.Received), optMicros(l.Shipped), l.Serial, l.Serial2,
+		l.RFIDTag, l.Remark, l.Associate, l.Hold, l.JobID, l.Active, l.Reference, l.NetWeight, l.GrossWeight,
+		l.Price, optMicros(l.Expires), l.Supplier, l.Line, micros(l.Modified)}
+}
+
+// lotRow receives a lot row as lotColumns (after rec_no) lists it.
+type lotRow struct {
+	lot                stockroom.Lot
+	received, modified int64
+	shipped, expires   sql.NullInt64
+}
+
+// dest lists where rec_no and lotColumns are scanned to.
+func (r *lotRow) dest() []any {
+	l := &r.lot
+	return []any{&l.RecNo, &l.PartNo, &l.WID, &l.Spot, &l.Units, &r.received, &r.shipped, &l.Serial, &l.Serial2,
+		&l.RFIDTag, &l.Remark, &l.Associate, &l.Hold, &l.JobID, &l.Active, &l.Reference, &l.NetWeight,
+		&l.GrossWeight, &l.Price, &r.expires, &l.Supplier, &l.Line, &r.modified}
+}
+
+// value returns the lot as scanned.
+func (r *lotRow) value() stockroom.Lot {
+	l := r.lot
+	l.Received, l.Modified = fromMicros(r.received), fromMicros(r.modified)
+	l.Shipped, l.Expires = optTime(r.shipped), optTime(r.expires)
+	return l
+}
+
+// lotSelect reads a lot with the names it is shown with, from lotFrom.
+var lotSelect = "l.rec_no, " + prefixed("l", lotColumns) + ", i.short_id, i.description, w.name"
 
 const lotFrom = `lots l
 	JOIN items i ON i.part_no = l.part_no
 	JOIN warehouses w ON w.wid = l.wid`
+
+func scanLot(row scanner) (stockroom.Lot, error) {
+	var r lotRow
+	l := &r.lot
+	if err := row.Scan(append(r.dest(), &l.ShortID, &l.Description, &l.Warehouse)...); err != nil {
+		return stockroom.Lot{}, err
+	}
+	return r.value(), nil
+}
+
+// params returns the placeholders $from to $to, comma-separated.
+func params(from, to int) string {
+	ph := make([]string, 0, to-from+1)
+	for i := from; i <= to; i++ {
+		ph = append(ph, "$"+strconv.Itoa(i))
+	}
+	return strings.Join(ph, ", ")
+}
 
 var lotSort = sortSpec{
 	fields: map[string]string{
@@ -75,48 +104,17 @@ var lotSort = sortSpec{
 	modified: "l.modified",
 }
 
-func scanLot(row scanner) (stockroom.Lot, error) {
-	var (
-		l                        stockroom.Lot
-		received, modified       int64
-		shipped, expires         sql.NullInt64
-		units, net, gross, price int64
-	)
-	err := row.Scan(&l.RecNo, &l.PartNo, &l.ShortID, &l.Description, &l.Associate, &l.Warehouse, &l.WID, &l.Spot,
-		&units, &received, &shipped, &l.Serial, &l.Serial2, &l.RFIDTag, &l.Remark, &l.Hold, &l.JobID, &l.Active,
-		&modified, &l.Reference, &net, &gross, &price, &expires, &l.Supplier, &l.Line)
-	l.Units, l.NetWeight, l.GrossWeight, l.Price = stockroom.Units(units), stockroom.Units(net), stockroom.Units(gross), stockroom.Units(price)
-	l.Received, l.Modified = fromMicros(received), fromMicros(modified)
-	l.Shipped, l.Expires = optTime(shipped), optTime(expires)
-	return l, err
-}
-
-func optTime(v sql.NullInt64) *time.Time {
-	if !v.Valid {
-		return nil
-	}
-	t := fromMicros(v.Int64)
-	return &t
-}
-
-func optMicros(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return micros(*t)
-}
-
-// FindLot returns one lot, or ENOTFOUND.
+// FindLot returns one lot, or stockroom.ErrNotFound.
 func (db *DB) FindLot(ctx context.Context, recNo int64) (stockroom.Lot, error) {
-	return queryOne(ctx, db, stockroom.Errorf(stockroom.ENOTFOUND, "No lot with recNo %d.", recNo), scanLot, `
-		SELECT `+lotColumns+`
+	return queryOne(ctx, db, scanLot, `
+		SELECT `+lotSelect+`
 		FROM `+lotFrom+`
 		WHERE l.rec_no = $1`, recNo)
 }
 
 // ListLots returns a page of lots in scope, newest received first by default.
 func (db *DB) ListLots(ctx context.Context, scope stockroom.Scope, f stockroom.LotFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Lot], error) {
-	q := pageQuery{from: lotFrom, columns: lotColumns, sort: lotSort}
+	q := pageQuery{from: lotFrom, columns: lotSelect, sort: lotSort}
 	plain := true // no filter beyond scope and warehouse: the kept counts answer the total
 	if !f.IncludeShipped {
 		q.where = append(q.where, "l.units > 0")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,13 +95,16 @@ type pageQuery struct {
 	counters []string
 }
 
-// queryOne runs a query for one record; no row becomes the notFound error.
-func queryOne[T any](ctx context.Context, db *DB, notFound error, scan func(scanner) (T, error), query string, a ...any) (T, error) {
+// queryOne runs a query for one record; no row is stockroom.ErrNotFound.
+func queryOne[T any](ctx context.Context, db *DB, scan func(scanner) (T, error), query string, a ...any) (T, error) {
 	v, err := scan(db.read.QueryRowContext(ctx, query, a...))
 	if errors.Is(err, sql.ErrNoRows) {
-		return v, notFound
+		return v, stockroom.ErrNotFound
 	}
-	return v, db.classify(err)
+	if err != nil {
+		return v, db.classify(fmt.Errorf("%s: %w", firstLine(query), err))
+	}
+	return v, nil
 }
 
 // queryPage runs the count and the page of a list in one snapshot. It is the

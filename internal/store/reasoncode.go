@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 
 	"github.com/stockroom/stockroom"
 )
@@ -29,30 +28,31 @@ func scanReasonCode(row scanner) (stockroom.ReasonCode, error) {
 	return rc, err
 }
 
-// CreateReasonCode stores a new reason code. It returns ECONFLICT when the
-// code is taken.
+// CreateReasonCode stores a new reason code. A taken code is
+// stockroom.ErrDuplicate.
 func (db *DB) CreateReasonCode(ctx context.Context, rc stockroom.ReasonCode) error {
-	return db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		return insertReasonCode(ctx, tx, rc, false)
+	return db.updateNoResult(ctx, func(tx *Tx) error {
+		tx.insertReasonCode(rc, false)
+		err := tx.flush()
+		if isUniqueViolation(err) {
+			return stockroom.ErrDuplicate
+		}
+		return err
 	})
 }
 
-// insertReasonCode stores rc. keepExisting leaves a code that exists as it
-// is instead of returning ECONFLICT.
-func insertReasonCode(ctx context.Context, q querier, rc stockroom.ReasonCode, keepExisting bool) error {
-	_, err := q.ExecContext(ctx, `
+// insertReasonCode queues the insertion of rc. keepExisting leaves a code
+// that exists as it is.
+func (t *Tx) insertReasonCode(rc stockroom.ReasonCode, keepExisting bool) {
+	t.exec(`
 		INSERT INTO reason_codes (`+reasonCodeColumns+`)
 		VALUES ($1, $2, $3, $4)`+onConflictNothing("code", keepExisting),
-		rc.Code, rc.Description, rc.Direction, micros(rc.Created))
-	if isUniqueViolation(err) {
-		return stockroom.Errorf(stockroom.ECONFLICT, "Reason code %d already exists.", rc.Code)
-	}
-	return err
+		rc.Code, rc.Description, string(rc.Direction), micros(rc.Created))
 }
 
-// FindReasonCode returns one reason code, or ENOTFOUND.
+// FindReasonCode returns one reason code, or stockroom.ErrNotFound.
 func (db *DB) FindReasonCode(ctx context.Context, code int64) (stockroom.ReasonCode, error) {
-	return queryOne(ctx, db, stockroom.Errorf(stockroom.ENOTFOUND, "Reason code %d does not exist.", code), scanReasonCode, `
+	return queryOne(ctx, db, scanReasonCode, `
 		SELECT `+reasonCodeColumns+`
 		FROM reason_codes
 		WHERE code = $1`, code)

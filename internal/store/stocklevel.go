@@ -15,6 +15,7 @@ const levelColumns = `
 	COALESCE(s.packed, 0),
 	COALESCE(s.on_order, 0),
 	COALESCE(s.asn, 0),
+	COALESCE(s.available, 0),
 	COALESCE(s.modified, i.modified)`
 
 const levelNonZero = `(s.in_stock <> 0 OR s.on_hold <> 0 OR s.committed <> 0 OR s.packed <> 0 OR s.on_order <> 0 OR s.asn <> 0)`
@@ -23,7 +24,7 @@ var levelSort = sortSpec{
 	fields: map[string]string{
 		"partno":    "i.part_no",
 		"shortid":   "i.short_id_key",
-		"available": "(COALESCE(s.in_stock, 0) - COALESCE(s.on_hold, 0) - COALESCE(s.committed, 0) - COALESCE(s.packed, 0))",
+		"available": "COALESCE(s.available, 0)",
 		"instock":   "COALESCE(s.in_stock, 0)",
 		"onhold":    "COALESCE(s.on_hold, 0)",
 		"committed": "COALESCE(s.committed, 0)",
@@ -43,9 +44,9 @@ func scanLevel(row scanner) (stockroom.StockLevel, error) {
 		l        stockroom.StockLevel
 		modified int64
 	)
-	err := row.Scan(&l.PartNo, &l.ShortID, &l.InStock, &l.OnHold, &l.Committed, &l.Packed, &l.OnOrder, &l.ASN, &modified)
+	err := row.Scan(&l.PartNo, &l.ShortID, &l.InStock, &l.OnHold, &l.Committed, &l.Packed, &l.OnOrder, &l.ASN,
+		&l.Available, &modified)
 	l.Modified = fromMicros(modified)
-	l.Available = l.InStock - l.OnHold - l.Committed - l.Packed
 	return l, err
 }
 
@@ -71,6 +72,7 @@ func (db *DB) ListStockLevels(ctx context.Context, scope stockroom.Scope, f stoc
 				SUM(packed) AS packed,
 				SUM(on_order) AS on_order,
 				SUM(asn) AS asn,
+				SUM(available) AS available,
 				MAX(modified) AS modified
 			FROM stock_levels
 			WHERE ` + scopeCond("wid", scope, &q.args) + `

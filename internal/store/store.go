@@ -179,19 +179,6 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// inWriteTx runs fn in a read-write transaction and commits it if fn returns
-// nil. Transactions never escape this package. A transaction that PostgreSQL
-// aborts as a deadlock victim or serialization failure changed nothing and is
-// run again, a few times.
-func (db *DB) inWriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	for attempt := 1; ; attempt++ {
-		err := db.inTx(ctx, db.write, nil, true, fn)
-		if err == nil || attempt == 4 || !isRetryable(err) || ctx.Err() != nil {
-			return err
-		}
-	}
-}
-
 // inReadTx runs fn in a read-only transaction that sees one snapshot, so a
 // count and the page that follows it agree.
 func (db *DB) inReadTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
@@ -201,10 +188,10 @@ func (db *DB) inReadTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	} else {
 		opts = nil // the read pool is query_only; SQLite rejects isolation levels
 	}
-	return db.inTx(ctx, db.read, opts, false, fn)
+	return db.inTx(ctx, db.read, opts, fn)
 }
 
-func (db *DB) inTx(ctx context.Context, pool *sql.DB, opts *sql.TxOptions, write bool, fn func(tx *sql.Tx) error) error {
+func (db *DB) inTx(ctx context.Context, pool *sql.DB, opts *sql.TxOptions, fn func(tx *sql.Tx) error) error {
 	tx, err := pool.BeginTx(ctx, opts)
 	if err != nil {
 		return db.classify(err)
@@ -213,23 +200,8 @@ func (db *DB) inTx(ctx context.Context, pool *sql.DB, opts *sql.TxOptions, write
 		_ = tx.Rollback()
 		return db.classify(err)
 	}
-	if write {
-		if err := markApplied(ctx, tx); err != nil {
-			_ = tx.Rollback()
-			return db.classify(err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return db.classify(err)
-	}
-	return nil
+	return db.classify(tx.Commit())
 }
-
-// micros converts a time to the stored representation.
-func micros(t time.Time) int64 { return t.UnixMicro() }
-
-// fromMicros converts a stored timestamp back to a UTC time.
-func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
 
 // ExecForTest runs a statement outside the store's methods. The behaviour
 // suite uses it to prove that the ledger refuses changes; nothing else should.

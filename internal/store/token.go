@@ -13,16 +13,14 @@ import (
 // tokens are removed in the same transaction, so the table holds only what
 // can still be used.
 func (db *DB) CreateToken(ctx context.Context, hash, clientID string, created, expires time.Time) error {
-	return db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `
+	return db.updateNoResult(ctx, func(tx *Tx) error {
+		tx.exec(`
 			DELETE FROM tokens
-			WHERE client_id = $1 AND expires <= $2`, clientID, micros(created)); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `
+			WHERE client_id = $1 AND expires <= $2`, clientID, micros(created))
+		tx.exec(`
 			INSERT INTO tokens (hash, client_id, created, expires)
 			VALUES ($1, $2, $3, $4)`, hash, clientID, micros(created), micros(expires))
-		return err
+		return nil
 	})
 }
 
@@ -47,7 +45,7 @@ func (db *DB) FindPrincipalByToken(ctx context.Context, hash string, now time.Ti
 		  AND t.expires > $2
 		  AND c.enabled`, hash, micros(now)), &expires)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, stockroom.Errorf(stockroom.ENOTFOUND, "Token does not exist.")
+		return nil, stockroom.ErrNotFound
 	} else if err != nil {
 		return nil, db.classify(err)
 	}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 
 	"github.com/stockroom/stockroom"
 )
@@ -33,27 +32,27 @@ func scanWarehouse(row scanner) (stockroom.Warehouse, error) {
 // CreateWarehouse stores a new warehouse. It returns ECONFLICT when the id is
 // taken.
 func (db *DB) CreateWarehouse(ctx context.Context, w stockroom.Warehouse) error {
-	return db.inWriteTx(ctx, func(tx *sql.Tx) error {
-		return insertWarehouse(ctx, tx, w, false)
+	return db.updateNoResult(ctx, func(tx *Tx) error {
+		tx.insertWarehouse(w, false)
+		err := tx.flush()
+		if isUniqueViolation(err) {
+			return stockroom.ErrDuplicate
+		}
+		return err
 	})
 }
 
-// insertWarehouse stores w. keepExisting leaves a warehouse with the same id
-// as it is instead of returning ECONFLICT.
-func insertWarehouse(ctx context.Context, q querier, w stockroom.Warehouse, keepExisting bool) error {
-	_, err := q.ExecContext(ctx, `
+// insertWarehouse queues the insertion of w. keepExisting leaves a warehouse
+// with the same id as it is.
+func (t *Tx) insertWarehouse(w stockroom.Warehouse, keepExisting bool) {
+	t.exec(`
 		INSERT INTO warehouses (`+warehouseColumns+`)
 		VALUES ($1, $2, $3, $4, $5)`+onConflictNothing("wid", keepExisting),
 		w.ID, w.Name, w.Active, micros(w.Created), micros(w.Modified))
-	if isUniqueViolation(err) {
-		return stockroom.Errorf(stockroom.ECONFLICT, "Warehouse %d already exists.", w.ID)
-	}
-	return err
 }
 
-// FindWarehouse returns one warehouse, or ENOTFOUND.
 func (db *DB) FindWarehouse(ctx context.Context, wid int64) (stockroom.Warehouse, error) {
-	return queryOne(ctx, db, stockroom.Errorf(stockroom.ENOTFOUND, "Warehouse %d does not exist.", wid), scanWarehouse, `
+	return queryOne(ctx, db, scanWarehouse, `
 		SELECT `+warehouseColumns+`
 		FROM warehouses
 		WHERE wid = $1`, wid)

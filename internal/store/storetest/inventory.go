@@ -14,7 +14,10 @@ import (
 )
 
 // u is n whole units.
-func u(n int64) stockroom.Units { return stockroom.Units(n * stockroom.UnitScale) }
+func u(n int64) stockroom.Units { return stockroom.Whole(n) }
+
+// newRec is a move's new recNo for a draw, 0 when none.
+func newRec(d stockroom.Draw) int64 { return d.SplitRecNo() }
 
 // stockDB is a database with two warehouses and two items.
 type stockDB struct {
@@ -31,8 +34,8 @@ func (h *harness) openStock(t *testing.T) *stockDB {
 		must(t, db.CreateWarehouse(ctx, stockroom.Warehouse{ID: w, Name: fmt.Sprint("W", w), Active: true, Created: t0, Modified: t0}))
 	}
 	s := &stockDB{DB: db, t: t, a: newItem("A", t0), b: newItem("B", t0), clock: t0}
-	must(t, db.CreateItem(ctx, &s.a))
-	must(t, db.CreateItem(ctx, &s.b))
+	must(t, db.CreateItem(ctx, nil, &s.a))
+	must(t, db.CreateItem(ctx, nil, &s.b))
 	return s
 }
 
@@ -44,14 +47,14 @@ func (s *stockDB) entry() stockroom.LedgerEntry {
 
 func (s *stockDB) receive(part, wid int64, spot string, units stockroom.Units) stockroom.Lot {
 	s.t.Helper()
-	lot, _, err := s.Receive(ctx, stockroom.Receipt{PartNo: part, ReceiveRequest: stockroom.ReceiveRequest{WID: wid, Spot: spot, Units: units}}, s.entry())
+	res, err := s.Receive(ctx, nil, stockroom.Receipt{PartNo: part, ReceiveRequest: stockroom.ReceiveRequest{WID: wid, Spot: spot, Units: units}}, s.entry())
 	must(s.t, err)
-	return lot
+	return res.Lot
 }
 
 func (s *stockDB) withdraw(w stockroom.Withdrawal) ([]stockroom.Draw, error) {
-	d, _, err := s.Withdraw(ctx, w, s.entry())
-	return d, err
+	res, err := s.Withdraw(ctx, nil, w, s.entry())
+	return res.Lines, err
 }
 
 // audit fails the test on any broken invariant.
@@ -90,15 +93,16 @@ func (h *harness) testInventory(t *testing.T) {
 	t.Run("ReceiveCreatesALotAndLevels", func(t *testing.T) {
 		s := h.openStock(t)
 		exp := t0.Add(90 * 24 * time.Hour)
-		lot, txID, err := s.Receive(ctx, stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Spot: "A-01", Units: 12_500_000,
-			Serial: "S1", Reference: "PO-7", Price: 3_250_000, Expires: &exp, Supplier: 4, Line: 2}}, s.entry())
+		res, err := s.Receive(ctx, nil, stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Spot: "A-01", Units: stockroom.MustParseUnits("12.5"),
+			Serial: "S1", Reference: "PO-7", Price: stockroom.MustParseUnits("3.25"), Expires: &exp, Supplier: 4, Line: 2}}, s.entry())
 		must(t, err)
-		if txID < 1 || lot.RecNo < 1 || lot.Units != 12_500_000 || lot.ShortID != "A" || lot.Warehouse != "W1" || lot.Spot != "A-01" ||
-			!lot.Active || lot.Shipped != nil || lot.Hold || lot.Serial != "S1" || lot.Reference != "PO-7" || lot.Price != 3_250_000 ||
+		lot, txID := res.Lot, res.TransactionID
+		if txID < 1 || lot.RecNo < 1 || lot.Units != stockroom.MustParseUnits("12.5") || lot.ShortID != "A" || lot.Warehouse != "W1" || lot.Spot != "A-01" ||
+			!lot.Active || lot.Shipped != nil || lot.Hold || lot.Serial != "S1" || lot.Reference != "PO-7" || lot.Price != stockroom.MustParseUnits("3.25") ||
 			lot.Expires == nil || !lot.Expires.Equal(exp) || lot.Supplier != 4 || lot.Line != 2 || !lot.Received.Equal(t0.Add(time.Second)) {
 			t.Fatalf("lot %+v", lot)
 		}
-		if l := s.level(s.a.PartNo, 1); l.InStock != 12_500_000 || l.Available != 12_500_000 || l.OnHold != 0 {
+		if l := s.level(s.a.PartNo, 1); l.InStock != stockroom.MustParseUnits("12.5") || l.Available != stockroom.MustParseUnits("12.5") || !l.OnHold.IsZero() {
 			t.Fatalf("level %+v", l)
 		}
 		s.audit()
@@ -111,11 +115,13 @@ func (h *harness) testInventory(t *testing.T) {
 		draws, err := s.withdraw(stockroom.Withdrawal{Type: stockroom.TxIssue, PartNo: s.a.PartNo, WID: 1, Units: u(7)})
 		must(t, err)
 		want := []stockroom.Draw{{RecNo: first.RecNo, Units: u(5)}, {RecNo: second.RecNo, Units: u(2), Remaining: u(8)}}
-		if !slices.Equal(draws, want) {
+		if !slices.EqualFunc(draws, want, func(a, b stockroom.Draw) bool {
+			return a.RecNo == b.RecNo && a.Units == b.Units && a.Remaining == b.Remaining && newRec(a) == newRec(b)
+		}) {
 			t.Fatalf("draws %+v, want %+v", draws, want)
 		}
 		emptied := s.lot(first.RecNo)
-		if emptied.Units != 0 || emptied.Active || emptied.Shipped == nil {
+		if !emptied.Units.IsZero() || emptied.Active || emptied.Shipped == nil {
 			t.Fatalf("emptied lot %+v", emptied)
 		}
 		if l := s.level(s.a.PartNo, 1); l.InStock != u(8) {
@@ -203,10 +209,10 @@ func (h *harness) testInventory(t *testing.T) {
 		before, err := s.ListLots(ctx, stockroom.Scope{All: true}, stockroom.LotFilter{IncludeShipped: true}, stockroom.PageRequest{Page: 1, PageSize: 250})
 		must(t, err)
 		for _, w := range []stockroom.Withdrawal{
-			{Type: stockroom.TxIssue, PartNo: s.a.PartNo, WID: 1, Units: u(7) + 1},
+			{Type: stockroom.TxIssue, PartNo: s.a.PartNo, WID: 1, Units: u(7).Add(stockroom.FromMicros(1))},
 			{Type: stockroom.TxMove, PartNo: s.a.PartNo, WID: 1, Units: u(8), ToWID: 2},
 			{Type: stockroom.TxIssue, PartNo: s.a.PartNo, WID: 1, Units: u(3), Spot: "Y"},
-			{Type: stockroom.TxIssue, PartNo: s.b.PartNo, WID: 1, Units: 1},
+			{Type: stockroom.TxIssue, PartNo: s.b.PartNo, WID: 1, Units: stockroom.FromMicros(1)},
 		} {
 			_, err := s.withdraw(w)
 			wantCode(t, err, stockroom.ECONFLICT)
@@ -232,10 +238,10 @@ func (h *harness) testInventory(t *testing.T) {
 		// 4 + 2: the first lot moves whole (same recNo), the second splits.
 		draws, err := s.withdraw(stockroom.Withdrawal{Type: stockroom.TxMove, PartNo: s.a.PartNo, WID: 1, Units: u(6), ToWID: 2, ToSpot: "R"})
 		must(t, err)
-		if len(draws) != 2 || draws[0].RecNo != l1.RecNo || draws[0].NewRecNo != 0 || draws[1].RecNo != l2.RecNo || draws[1].NewRecNo == 0 || draws[1].Remaining != u(4) {
+		if len(draws) != 2 || draws[0].RecNo != l1.RecNo || newRec(draws[0]) != 0 || draws[1].RecNo != l2.RecNo || newRec(draws[1]) == 0 || draws[1].Remaining != u(4) {
 			t.Fatalf("draws %+v", draws)
 		}
-		moved, split, rest := s.lot(l1.RecNo), s.lot(draws[1].NewRecNo), s.lot(l2.RecNo)
+		moved, split, rest := s.lot(l1.RecNo), s.lot(newRec(draws[1])), s.lot(l2.RecNo)
 		if moved.WID != 2 || moved.Spot != "R" || moved.Units != u(4) ||
 			split.WID != 2 || split.Spot != "R" || split.Units != u(2) || !split.Received.Equal(l2.Received) || split.PartNo != s.a.PartNo ||
 			rest.WID != 1 || rest.Units != u(4) {
@@ -249,7 +255,7 @@ func (h *harness) testInventory(t *testing.T) {
 		wantCode(t, err, stockroom.ECONFLICT)
 		draws, err = s.withdraw(stockroom.Withdrawal{Type: stockroom.TxMove, PartNo: s.a.PartNo, WID: 2, Units: u(1), ToWID: 2, ToSpot: "S"})
 		must(t, err)
-		if moved := s.lot(draws[0].RecNo); draws[0].NewRecNo == 0 || s.lot(draws[0].NewRecNo).Spot != "S" || moved.Spot != "R" {
+		if moved := s.lot(draws[0].RecNo); newRec(draws[0]) == 0 || s.lot(newRec(draws[0])).Spot != "S" || moved.Spot != "R" {
 			t.Fatalf("move within warehouse 2: %+v", draws)
 		}
 		if b := s.level(s.a.PartNo, 2); b.InStock != u(6) {
@@ -261,13 +267,13 @@ func (h *harness) testInventory(t *testing.T) {
 		s := h.openStock(t)
 		l1 := s.receive(s.a.PartNo, 1, "X", u(5))
 		s.receive(s.a.PartNo, 1, "X", u(3))
-		lot, txID, err := s.SetHold(ctx, l1.RecNo, true, s.entry(), func(stockroom.Lot) error { return nil })
+		res, err := s.SetHold(ctx, nil, l1.RecNo, true, s.entry(), func(stockroom.Lot) error { return nil })
 		must(t, err)
-		if !lot.Hold || txID == 0 {
-			t.Fatalf("hold: %+v %d", lot, txID)
+		if !res.Lot.Hold || res.TransactionID == nil {
+			t.Fatalf("hold: %+v", res)
 		}
-		if _, again, err := s.SetHold(ctx, l1.RecNo, true, s.entry(), func(stockroom.Lot) error { return nil }); err != nil || again != 0 {
-			t.Fatalf("second hold: %d %v", again, err)
+		if again, err := s.SetHold(ctx, nil, l1.RecNo, true, s.entry(), func(stockroom.Lot) error { return nil }); err != nil || again.TransactionID != nil {
+			t.Fatalf("second hold: %+v %v", again, err)
 		}
 		if l := s.level(s.a.PartNo, 1); l.OnHold != u(5) || l.Available != u(3) || l.InStock != u(8) {
 			t.Fatalf("level with a held lot %+v", l)
@@ -277,26 +283,27 @@ func (h *harness) testInventory(t *testing.T) {
 		// A held lot moves when named by recNo, and stays held.
 		draws, err := s.withdraw(stockroom.Withdrawal{Type: stockroom.TxMove, PartNo: s.a.PartNo, WID: 1, Units: u(2), RecNo: l1.RecNo, ToWID: 2})
 		must(t, err)
-		if split := s.lot(draws[0].NewRecNo); !split.Hold {
+		if split := s.lot(newRec(draws[0])); !split.Hold {
 			t.Fatalf("split of a held lot is not held: %+v", split)
 		}
 		if a, b := s.level(s.a.PartNo, 1), s.level(s.a.PartNo, 2); a.OnHold != u(3) || b.OnHold != u(2) {
 			t.Fatalf("onHold after moving held units: %+v %+v", a, b)
 		}
-		_, _, err = s.SetHold(ctx, l1.RecNo, false, s.entry(), func(stockroom.Lot) error { return nil })
+		_, err = s.SetHold(ctx, nil, l1.RecNo, false, s.entry(), func(stockroom.Lot) error { return nil })
 		must(t, err)
 		refused := stockroom.Errorf(stockroom.EFORBIDDEN, "no")
-		_, _, err = s.SetHold(ctx, l1.RecNo, true, s.entry(), func(stockroom.Lot) error { return refused })
+		_, err = s.SetHold(ctx, nil, l1.RecNo, true, s.entry(), func(stockroom.Lot) error { return refused })
 		wantCode(t, err, stockroom.EFORBIDDEN)
-		_, _, err = s.SetHold(ctx, 999999, true, s.entry(), func(stockroom.Lot) error { return nil })
+		_, err = s.SetHold(ctx, nil, 999999, true, s.entry(), func(stockroom.Lot) error { return nil })
 		wantCode(t, err, stockroom.ENOTFOUND)
 		s.audit()
 	})
 	t.Run("Filters", func(t *testing.T) {
 		s := h.openStock(t)
 		s.receive(s.a.PartNo, 1, "X", u(5))
-		l2, _, err := s.Receive(ctx, stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Spot: "Y", Units: u(5), Serial: "SN-2"}}, s.entry())
+		res, err := s.Receive(ctx, nil, stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Spot: "Y", Units: u(5), Serial: "SN-2"}}, s.entry())
 		must(t, err)
+		l2 := res.Lot
 		for _, tc := range []struct {
 			w    stockroom.Withdrawal
 			want int64
@@ -307,14 +314,14 @@ func (h *harness) testInventory(t *testing.T) {
 			{stockroom.Withdrawal{Received: l2.Received}, 0}, // both received on that day: FIFO
 		} {
 			w := tc.w
-			w.Type, w.PartNo, w.WID, w.Units = stockroom.TxIssue, s.a.PartNo, 1, 1
+			w.Type, w.PartNo, w.WID, w.Units = stockroom.TxIssue, s.a.PartNo, 1, stockroom.FromMicros(1)
 			d, err := s.withdraw(w)
 			must(t, err)
 			if tc.want != 0 && d[0].RecNo != tc.want {
 				t.Errorf("filter %+v drew from %d, want %d", tc.w, d[0].RecNo, tc.want)
 			}
 		}
-		_, err = s.withdraw(stockroom.Withdrawal{Type: stockroom.TxIssue, PartNo: s.a.PartNo, WID: 1, Units: 1, Received: t0.Add(48 * time.Hour)})
+		_, err = s.withdraw(stockroom.Withdrawal{Type: stockroom.TxIssue, PartNo: s.a.PartNo, WID: 1, Units: stockroom.FromMicros(1), Received: t0.Add(48 * time.Hour)})
 		wantCode(t, err, stockroom.ECONFLICT)
 		s.audit()
 	})
@@ -350,8 +357,9 @@ func (h *harness) testInventory(t *testing.T) {
 	})
 	t.Run("LedgerIsAppendOnly", func(t *testing.T) {
 		s := h.openStock(t)
-		_, txID, err := s.Receive(ctx, stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Units: u(1)}}, s.entry())
+		res, err := s.Receive(ctx, nil, stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Units: u(1)}}, s.entry())
 		must(t, err)
+		txID := res.TransactionID
 		for _, q := range []string{"UPDATE transactions SET units = 0", "DELETE FROM transaction_lines", "DELETE FROM transactions"} {
 			if err := s.ExecForTest(ctx, q); err == nil {
 				t.Errorf("%q succeeded on the ledger", q)
@@ -450,21 +458,21 @@ func (h *harness) testInventoryLists(t *testing.T) {
 	must(t, err)
 	var sum stockroom.Units
 	for _, l := range scoped.Items {
-		sum += l.InStock
+		sum = sum.Add(l.InStock)
 	}
 	lots2 := page(stockroom.Scope{IDs: []int64{2}}, stockroom.LotFilter{}, stockroom.PageRequest{Page: 1, PageSize: 250})
 	var lotSum stockroom.Units
 	for _, l := range lots2.Items {
-		lotSum += l.Units
+		lotSum = lotSum.Add(l.Units)
 	}
-	if sum != lotSum || sum == 0 {
+	if sum != lotSum || sum.IsZero() {
 		t.Fatalf("scoped levels sum %s, lots in warehouse 2 sum %s", sum, lotSum)
 	}
 	c := newItem("C", t0)
-	must(t, s.CreateItem(ctx, &c))
+	must(t, s.CreateItem(ctx, nil, &c))
 	withZero, err := s.ListStockLevels(ctx, all, stockroom.StockFilter{IncludeZero: true}, stockroom.PageRequest{Page: 1, PageSize: 250})
 	must(t, err)
-	if withZero.Total != 3 || withZero.Items[2].ShortID != "C" || withZero.Items[2].InStock != 0 {
+	if withZero.Total != 3 || withZero.Items[2].ShortID != "C" || !withZero.Items[2].InStock.IsZero() {
 		t.Fatalf("includeZero: %+v", withZero.Items)
 	}
 	txs, err := s.ListTransactions(ctx, stockroom.Scope{IDs: []int64{2}}, stockroom.TransactionFilter{Type: stockroom.TxReceive}, stockroom.PageRequest{Page: 1, PageSize: 250})
@@ -497,20 +505,20 @@ func (h *harness) testInventoryConcurrency(t *testing.T) {
 				var err error
 				switch (g + i*3) % 3 {
 				case 0:
-					_, _, err = s.Receive(ctx, stockroom.Receipt{PartNo: items[item], ReceiveRequest: stockroom.ReceiveRequest{WID: wid, Spot: fmt.Sprint("S", i%3), Units: units}}, s.entry())
+					_, err = s.Receive(ctx, nil, stockroom.Receipt{PartNo: items[item], ReceiveRequest: stockroom.ReceiveRequest{WID: wid, Spot: fmt.Sprint("S", i%3), Units: units}}, s.entry())
 					if err == nil {
-						net[item][wid].Add(int64(units))
+						net[item][wid].Add(units.Micros())
 					}
 				case 1:
 					_, err = s.withdraw(stockroom.Withdrawal{Type: stockroom.TxIssue, PartNo: items[item], WID: wid, Units: units})
 					if err == nil {
-						net[item][wid].Add(-int64(units))
+						net[item][wid].Add(-units.Micros())
 					}
 				case 2:
 					_, err = s.withdraw(stockroom.Withdrawal{Type: stockroom.TxMove, PartNo: items[item], WID: wid, Units: units, ToWID: 3 - wid, ToSpot: "M"})
 					if err == nil {
-						net[item][wid].Add(-int64(units))
-						net[item][3-wid].Add(int64(units))
+						net[item][wid].Add(-units.Micros())
+						net[item][3-wid].Add(units.Micros())
 					}
 				}
 				switch {
@@ -529,8 +537,8 @@ func (h *harness) testInventoryConcurrency(t *testing.T) {
 	s.audit()
 	for i, part := range items {
 		for wid := int64(1); wid <= 2; wid++ {
-			if l := s.level(part, wid); int64(l.InStock) != net[i][wid].Load() {
-				t.Errorf("item %d warehouse %d: inStock %s, successful transactions net %s", part, wid, l.InStock, stockroom.Units(net[i][wid].Load()))
+			if l := s.level(part, wid); l.InStock.Micros() != net[i][wid].Load() {
+				t.Errorf("item %d warehouse %d: inStock %s, successful transactions net %s", part, wid, l.InStock, stockroom.FromMicros(net[i][wid].Load()))
 			}
 		}
 	}

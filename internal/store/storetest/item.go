@@ -21,8 +21,8 @@ func (h *harness) testItems(t *testing.T) {
 	t.Run("CreateAndFind", func(t *testing.T) {
 		db := h.open(t)
 		it := newItem("Bolt-M8", t0)
-		it.Units, it.Category, it.DfltOwner = 12_500_000, 4, 9
-		must(t, db.CreateItem(ctx, &it))
+		it.Units, it.Category, it.DfltOwner = stockroom.MustParseUnits("12.5"), 4, 9
+		must(t, db.CreateItem(ctx, nil, &it))
 		if it.PartNo < 1 {
 			t.Fatalf("partNo %d", it.PartNo)
 		}
@@ -46,14 +46,14 @@ func (h *harness) testItems(t *testing.T) {
 	t.Run("ShortIDUniqueInAnyCase", func(t *testing.T) {
 		db := h.open(t)
 		a := newItem("straße", t0)
-		must(t, db.CreateItem(ctx, &a))
+		must(t, db.CreateItem(ctx, nil, &a))
 		for _, dup := range []string{"straße", "STRASSE", "Straße"} {
 			d := newItem(dup, t0)
-			wantCode(t, db.CreateItem(ctx, &d), stockroom.ECONFLICT)
+			wantCode(t, db.CreateItem(ctx, nil, &d), stockroom.ECONFLICT)
 		}
 		// A failed insert does not make a partNo reusable: the next is higher.
 		b := newItem("next", t0)
-		must(t, db.CreateItem(ctx, &b))
+		must(t, db.CreateItem(ctx, nil, &b))
 		if b.PartNo <= a.PartNo {
 			t.Fatalf("partNo %d after %d", b.PartNo, a.PartNo)
 		}
@@ -69,7 +69,7 @@ func (h *harness) testItems(t *testing.T) {
 			wg.Go(func() {
 				for i := range 25 {
 					it := newItem(fmt.Sprintf("C-%d-%d", g, i), t0)
-					if err := db.CreateItem(ctx, &it); err != nil {
+					if err := db.CreateItem(ctx, nil, &it); err != nil {
 						t.Error(err)
 						return
 					}
@@ -91,7 +91,7 @@ func (h *harness) testItems(t *testing.T) {
 		var items []stockroom.Item
 		for i := range 5 {
 			it := newItem(fmt.Sprintf("U%d", i), t0)
-			must(t, db.CreateItem(ctx, &it))
+			must(t, db.CreateItem(ctx, nil, &it))
 			items = append(items, it)
 		}
 		totals := func() (active, all int64) {
@@ -135,10 +135,10 @@ func (h *harness) testItems(t *testing.T) {
 			it := newItem(id, t0)
 			it.Category = 7
 			it.Discontinued = id == "d"
-			must(t, db.CreateItem(ctx, &it))
+			must(t, db.CreateItem(ctx, nil, &it))
 		}
 		other := newItem("x", t0)
-		must(t, db.CreateItem(ctx, &other))
+		must(t, db.CreateItem(ctx, nil, &other))
 		got, err := db.ListItemsInCategory(ctx, 7)
 		must(t, err)
 		var ids []string
@@ -157,7 +157,7 @@ func (h *harness) testItems(t *testing.T) {
 	t.Run("BulkCreate", func(t *testing.T) {
 		db := h.open(t)
 		first := newItem("bulk-0", t0)
-		must(t, db.CreateItem(ctx, &first))
+		must(t, db.CreateItem(ctx, nil, &first))
 		var batch []stockroom.Item
 		for i := range 300 {
 			it := newItem(fmt.Sprintf("BULK-%d", i), t0)
@@ -184,7 +184,7 @@ func (h *harness) testItems(t *testing.T) {
 		db := h.open(t)
 		for i := range 10 {
 			it := newItem(fmt.Sprintf("M%d", i), t0.Add(time.Duration(i)*time.Minute))
-			must(t, db.CreateItem(ctx, &it))
+			must(t, db.CreateItem(ctx, nil, &it))
 		}
 		since := t0.Add(6 * time.Minute)
 		p, err := db.ListItems(ctx, false, stockroom.PageRequest{Page: 1, PageSize: 3, ModifiedSince: since, Sort: "modified"})
@@ -204,10 +204,10 @@ func (h *harness) testItemPaging(t *testing.T, direct int64) {
 	db.SetDirectOffset(direct)
 	for i := range 37 {
 		it := newItem(fmt.Sprintf("P%02d", (i*17)%37), t0.Add(time.Duration(i%5)*time.Second))
-		it.Units = stockroom.Units(i%4) * stockroom.UnitScale
+		it.Units = stockroom.Whole(int64(i % 4))
 		it.Description = []string{"bolt", "Nut", "washer"}[i%3]
 		it.Discontinued = i%6 == 0
-		must(t, db.CreateItem(ctx, &it))
+		must(t, db.CreateItem(ctx, nil, &it))
 	}
 	for _, all := range []bool{false, true} {
 		for _, tc := range []struct{ sort, dir string }{{"", ""}, {"shortID", "DESC"}, {"description", ""}, {"units", "DESC"}, {"modified", "ASC"}, {"active", "DESC"}} {
@@ -247,11 +247,11 @@ func (h *harness) testItemPaging(t *testing.T, direct int64) {
 func (h *harness) testAliases(t *testing.T) {
 	db := h.open(t)
 	a, b := newItem("Alpha", t0), newItem("Beta", t0)
-	must(t, db.CreateItem(ctx, &a))
-	must(t, db.CreateItem(ctx, &b))
+	must(t, db.CreateItem(ctx, nil, &a))
+	must(t, db.CreateItem(ctx, nil, &b))
 	mk := func(alias, item string) error {
 		al := stockroom.Alias{Alias: alias, Created: t0, Modified: t0}
-		return db.CreateAlias(ctx, &al, item)
+		return db.CreateAlias(ctx, nil, &al, item)
 	}
 	must(t, mk("OLD-ALPHA", "alpha"))
 	must(t, mk("a2", "ALPHA"))
@@ -285,7 +285,7 @@ func (h *harness) testAliases(t *testing.T) {
 		t.Fatalf("after delete: %+v", p)
 	}
 	later := stockroom.Alias{Alias: "late", Created: t0.Add(time.Hour), Modified: t0.Add(time.Hour)}
-	must(t, db.CreateAlias(ctx, &later, "beta"))
+	must(t, db.CreateAlias(ctx, nil, &later, "beta"))
 	p, err = db.ListAliases(ctx, "", stockroom.PageRequest{Page: 1, PageSize: 25, ModifiedSince: t0.Add(time.Minute)})
 	must(t, err)
 	if p.Total != 1 || p.Items[0].Alias != "late" {

@@ -328,10 +328,13 @@ func (h *harness) testClients(t *testing.T) {
 	t.Run("DuplicateIsConflict", func(t *testing.T) {
 		wantCode(t, db.CreateClient(ctx, c, "x"), stockroom.ECONFLICT)
 	})
-	t.Run("UnknownWarehouseIsInvalidAndNothingIsStored", func(t *testing.T) {
+	t.Run("UnknownWarehouseStoresNothing", func(t *testing.T) {
+		// The service names the unknown warehouse; the database refuses it.
 		bad := *c
 		bad.ID, bad.Scope = "ghost", stockroom.Scope{IDs: []int64{2, 9}}
-		wantCode(t, db.CreateClient(ctx, &bad, "x"), stockroom.EINVALID)
+		if err := db.CreateClient(ctx, &bad, "x"); err == nil {
+			t.Fatal("a client scoped to a warehouse that does not exist was stored")
+		}
 		_, _, err := db.FindClient(ctx, "ghost")
 		wantCode(t, err, stockroom.ENOTFOUND)
 	})

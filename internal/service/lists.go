@@ -1,0 +1,131 @@
+package service
+
+import (
+	"context"
+	"errors"
+
+	"github.com/stockroom/stockroom"
+)
+
+// The reads of the inventory: every one needs permission 11 and covers the
+// client's warehouses only.
+
+// LotQuery is a request for a page of lots.
+type LotQuery struct {
+	Filter stockroom.LotFilter
+	Page   stockroom.PageRequest
+}
+
+// ListLots returns a page of lots in scope, or of one warehouse.
+func (s *Service) ListLots(ctx context.Context, p *stockroom.Principal, req Request[LotQuery]) (stockroom.Page[stockroom.Lot], error) {
+	if err := s.admitRead(ctx, p, req, req.In.Filter.WID); err != nil {
+		return stockroom.Page[stockroom.Lot]{}, err
+	}
+	return s.db.ListLots(ctx, p.Scope, req.In.Filter, req.In.Page)
+}
+
+// StockLevelQuery is a request for a page of stock levels.
+type StockLevelQuery struct {
+	Filter stockroom.StockFilter
+	Page   stockroom.PageRequest
+}
+
+// ListStockLevels returns a page of stock levels in scope, or of one
+// warehouse.
+func (s *Service) ListStockLevels(ctx context.Context, p *stockroom.Principal, req Request[StockLevelQuery]) (stockroom.Page[stockroom.StockLevel], error) {
+	if err := s.admitRead(ctx, p, req, req.In.Filter.WID); err != nil {
+		return stockroom.Page[stockroom.StockLevel]{}, err
+	}
+	return s.db.ListStockLevels(ctx, p.Scope, req.In.Filter, req.In.Page)
+}
+
+// TransactionQuery is a request for a page of the ledger.
+type TransactionQuery struct {
+	Filter stockroom.TransactionFilter
+	Page   stockroom.PageRequest
+}
+
+// ListTransactions returns a page of the ledger entries touching the
+// principal's warehouses.
+func (s *Service) ListTransactions(ctx context.Context, p *stockroom.Principal, req Request[TransactionQuery]) (stockroom.Page[stockroom.Transaction], error) {
+	if err := s.admitRead(ctx, p, req, req.In.Filter.WID); err != nil {
+		return stockroom.Page[stockroom.Transaction]{}, err
+	}
+	return s.db.ListTransactions(ctx, p.Scope, req.In.Filter, req.In.Page)
+}
+
+// GetTransaction returns one ledger entry; one outside the principal's scope
+// is not found.
+func (s *Service) GetTransaction(ctx context.Context, p *stockroom.Principal, req Request[int64]) (stockroom.Transaction, error) {
+	if err := s.admitRead(ctx, p, req, 0); err != nil {
+		return stockroom.Transaction{}, err
+	}
+	id := req.In
+	t, err := s.db.FindTransaction(ctx, p.Scope, id)
+	if errors.Is(err, stockroom.ErrNotFound) {
+		err = stockroom.Errorf(stockroom.ENOTFOUND, "No transaction %d.", id)
+	}
+	return t, err
+}
+
+// admitRead admits an inventory read, with its query's problems, and then
+// the warehouse it names, if any.
+func (s *Service) admitRead(ctx context.Context, p *stockroom.Principal, req interface{ problems() error }, wid int64) error {
+	if err := s.admit(p, stockroom.PermItemRead, false, nil, nil); err != nil {
+		return err
+	}
+	if err := req.problems(); err != nil {
+		return err
+	}
+	if wid != 0 {
+		return s.authorizeWarehouse(ctx, p, wid)
+	}
+	return nil
+}
+
+// problems reports what could not be read of a request, then its fields'
+// problems.
+func (r Request[T]) problems() error {
+	if r.Unreadable != nil {
+		return r.Unreadable
+	}
+	return r.Problems.Err()
+}
+
+// Audit checks the inventory's invariants over the whole database.
+func (s *Service) Audit(ctx context.Context) ([]stockroom.Discrepancy, error) {
+	return s.db.Audit(ctx)
+}
+
+// ImportLots receives many lots at once for bulk loads such as the demo
+// command, recorded in the ledger like any receipt. The receipts must name
+// existing items and warehouses.
+func (s *Service) ImportLots(ctx context.Context, clientID string, rs []stockroom.Receipt) (int, error) {
+	for _, r := range rs {
+		if r.Units.Sign() <= 0 || r.PartNo <= 0 || r.WID <= 0 {
+			return 0, stockroom.Errorf(stockroom.EINVALID, "Invalid receipt %+v.", r)
+		}
+	}
+	e := stockroom.LedgerEntry{ClientID: clientID, Time: s.now(), ReasonCode: openingBalance, Reference: "demo"}
+	n, err := s.db.ReceiveMany(ctx, rs, e)
+	if errors.Is(err, stockroom.ErrDiscontinued) {
+		err = stockroom.Errorf(stockroom.ECONFLICT, "A discontinued item cannot be received.")
+	}
+	return n, err
+}
+
+// openingBalance is the default reason code bulk loads are recorded under.
+const openingBalance = 11
+
+// PartNos returns the partNos of the items with the given ShortIDs, in order.
+func (s *Service) PartNos(ctx context.Context, shortIDs []string) ([]int64, error) {
+	out := make([]int64, len(shortIDs))
+	for i, id := range shortIDs {
+		it, err := s.db.FindItemByShortID(ctx, id)
+		if err != nil {
+			return nil, noItem(err, "ShortID", quote(id))
+		}
+		out[i] = it.PartNo
+	}
+	return out, nil
+}

@@ -1,0 +1,109 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/stockroom/stockroom"
+)
+
+// authorizeWarehouse is the one place that checks a warehouse against a
+// client's scope: outside it is 403; a warehouse that does not exist is 404
+// for a client scoped to all warehouses, and 403 for any other, which learns
+// nothing about warehouses outside its scope.
+func (s *Service) authorizeWarehouse(ctx context.Context, p *stockroom.Principal, wid int64) error {
+	if !p.Scope.Contains(wid) {
+		return stockroom.Errorf(stockroom.EFORBIDDEN, stockroom.MsgOutOfScope)
+	}
+	// Warehouses are never removed, so one seen once exists for good.
+	if _, ok := s.warehouses.Load(wid); ok {
+		return nil
+	}
+	if _, err := s.db.FindWarehouse(ctx, wid); err != nil {
+		if !errors.Is(err, stockroom.ErrNotFound) {
+			return err
+		}
+		if !p.Scope.All {
+			return stockroom.Errorf(stockroom.EFORBIDDEN, stockroom.MsgOutOfScope)
+		}
+		return stockroom.Errorf(stockroom.ENOTFOUND, "Warehouse %d does not exist.", wid)
+	}
+	s.warehouses.Store(wid, struct{}{})
+	return nil
+}
+
+// checkReasonCode validates a reason code against the direction of the
+// stock change, adding to v.
+func (s *Service) checkReasonCode(ctx context.Context, v *stockroom.Validation, code int64, direction stockroom.Direction) error {
+	if v.Has("reasonCode") || code <= 0 {
+		return nil
+	}
+	rc, err := s.reasonCode(ctx, code)
+	switch {
+	case errors.Is(err, stockroom.ErrNotFound):
+		v.Add("reasonCode", "is not a known reason code (see GET /ReasonCode)")
+	case err != nil:
+		return err
+	case !rc.Allows(direction):
+		v.Add("reasonCode", "is a reason code for "+string(rc.Direction)+", not "+string(direction))
+	}
+	return nil
+}
+
+// reasonCode finds a reason code. Codes are added but never changed or
+// removed, so one found is remembered.
+func (s *Service) reasonCode(ctx context.Context, code int64) (stockroom.ReasonCode, error) {
+	if rc, ok := s.reasons.Load(code); ok {
+		return rc.(stockroom.ReasonCode), nil
+	}
+	rc, err := s.db.FindReasonCode(ctx, code)
+	if err == nil {
+		s.reasons.Store(code, rc)
+	}
+	return rc, err
+}
+
+// findPartNo resolves an itemID (a ShortID) to its partNo for a stock
+// change. Items are never removed and neither partNo nor ShortID ever
+// changes, so a resolution once made holds for good and is remembered.
+func (s *Service) findPartNo(ctx context.Context, itemID string) (int64, error) {
+	key := stockroom.FoldKey(itemID)
+	if partNo, ok := s.partNos.get(key); ok {
+		return partNo, nil
+	}
+	it, err := s.db.FindItemByShortID(ctx, itemID)
+	if err != nil {
+		return 0, noItem(err, "ShortID", quote(itemID))
+	}
+	s.partNos.put(key, it.PartNo)
+	return it.PartNo, nil
+}
+
+// noItem names the missing item of a lookup that found none.
+func noItem(err error, what, value string) error {
+	if errors.Is(err, stockroom.ErrNotFound) {
+		return stockroom.Errorf(stockroom.ENOTFOUND, "No item with %s %s.", what, value)
+	}
+	return err
+}
+
+func quote(s string) string { return `"` + s + `"` }
+
+// entry is what the ledger records of a request besides its lines: who,
+// when, why, and the request's other fields, as given (empty ones left
+// out).
+func (s *Service) entry(p *stockroom.Principal, reason int64, reference, remark string, details map[string]any) stockroom.LedgerEntry {
+	for k, v := range details {
+		if v == nil || v == "" || v == int64(0) || v == (stockroom.Units{}) {
+			delete(details, k)
+		}
+	}
+	return stockroom.LedgerEntry{ClientID: p.ClientID, Time: s.now(), ReasonCode: reason, Reference: reference, Remark: remark, Details: details}
+}
+
+// trimmed returns s without surrounding white space.
+func trimmed(s string) string { return strings.TrimSpace(s) }
+
+func formatInt(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,172 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/stockroom/stockroom"
+)
+
+// stockStore keeps lots, stock levels and the ledger. Each write records the
+// answer of its Idempotency-Key, when given, in its own transaction.
+type stockStore interface {
+	FindReasonCode(ctx context.Context, code int64) (stockroom.ReasonCode, error)
+	Receive(ctx context.Context, key *stockroom.IdempotencyKey, r stockroom.Receipt, e stockroom.LedgerEntry) (stockroom.ReceiveResult, error)
+	ReceiveMany(ctx context.Context, rs []stockroom.Receipt, e stockroom.LedgerEntry) (int, error)
+	Withdraw(ctx context.Context, key *stockroom.IdempotencyKey, w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroom.DrawResult, error)
+	SetHold(ctx context.Context, key *stockroom.IdempotencyKey, recNo int64, hold bool, e stockroom.LedgerEntry, check func(stockroom.Lot) error) (stockroom.HoldResult, error)
+	ListLots(ctx context.Context, scope stockroom.Scope, f stockroom.LotFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Lot], error)
+	ListStockLevels(ctx context.Context, scope stockroom.Scope, f stockroom.StockFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.StockLevel], error)
+	FindTransaction(ctx context.Context, scope stockroom.Scope, id int64) (stockroom.Transaction, error)
+	ListTransactions(ctx context.Context, scope stockroom.Scope, f stockroom.TransactionFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Transaction], error)
+	Audit(ctx context.Context) ([]stockroom.Discrepancy, error)
+}
+
+// The stock operations apply the contract's checks in its order: permission,
+// then validation (all fields at once, reason codes included), then
+// warehouse scope, then existence, then state.
+
+// Receive creates a lot (permission 95).
+func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, req Request[stockroom.ReceiveRequest]) (stockroom.ReceiveResult, error) {
+	var none stockroom.ReceiveResult
+	if err := s.admit(p, stockroom.PermReceive, true, req.Unreadable, req.Key); err != nil {
+		return none, err
+	}
+	r, v := req.In, &req.Problems
+	r.Validate(v)
+	if err := s.checkReasonCode(ctx, v, r.ReasonCode, stockroom.DirectionReceive); err != nil {
+		return none, err
+	}
+	if err := v.Err(); err != nil {
+		return none, err
+	}
+	if err := s.authorizeWarehouse(ctx, p, r.WID); err != nil {
+		return none, err
+	}
+	partNo, err := s.findPartNo(ctx, r.ItemID)
+	if err != nil {
+		return none, err
+	}
+	r.Spot = trimmed(r.Spot)
+	details := map[string]any{
+		"spot": r.Spot, "serial": r.Serial, "serial2": r.Serial2, "rfidTag": r.RFIDTag, "netWeight": r.NetWeight,
+		"grossWeight": r.GrossWeight, "price": r.Price, "supplier": r.Supplier, "line": r.Line, "jobid": r.JobID,
+	}
+	if r.Expires != nil {
+		details["expires"] = r.Expires.Format(time.RFC3339Nano)
+	}
+	res, err := s.db.Receive(ctx, req.Key, stockroom.Receipt{PartNo: partNo, ReceiveRequest: r}, s.entry(p, r.ReasonCode, r.Reference, r.Remark, details))
+	if errors.Is(err, stockroom.ErrDiscontinued) {
+		err = stockroom.Errorf(stockroom.ECONFLICT, "Item %q is discontinued and cannot be received; reactivate it first (PUT /Item with \"discontinued\": false).", r.ItemID)
+	}
+	return res, err
+}
+
+// Issue draws units out of stock, oldest lots first (permission 88).
+func (s *Service) Issue(ctx context.Context, p *stockroom.Principal, req Request[stockroom.IssueRequest]) (stockroom.DrawResult, error) {
+	var none stockroom.DrawResult
+	if err := s.admit(p, stockroom.PermIssue, true, req.Unreadable, req.Key); err != nil {
+		return none, err
+	}
+	r, v := req.In, &req.Problems
+	r.Validate(v)
+	if err := s.checkReasonCode(ctx, v, r.ReasonCode, stockroom.DirectionIssue); err != nil {
+		return none, err
+	}
+	if err := v.Err(); err != nil {
+		return none, err
+	}
+	if err := s.authorizeWarehouse(ctx, p, r.WID); err != nil {
+		return none, err
+	}
+	partNo, err := s.findPartNo(ctx, r.ItemID)
+	if err != nil {
+		return none, err
+	}
+	w := stockroom.Withdrawal{
+		Type: stockroom.TxIssue, PartNo: partNo, WID: r.WID, Units: r.Units,
+		Spot: trimmed(r.Spot), Serial: r.Serial, Serial2: r.Serial2, RFIDTag: r.RFIDTag, RecNo: r.RecNo,
+	}
+	details := map[string]any{
+		"serial": r.Serial, "serial2": r.Serial2, "rfidTag": r.RFIDTag, "netWeight": r.NetWeight, "shipto": r.ShipTo,
+		"prodID": r.ProdID, "recno": r.RecNo, "line": r.Line,
+	}
+	return s.db.Withdraw(ctx, req.Key, w, s.entry(p, r.ReasonCode, r.Reference, r.Remark, details))
+}
+
+// Move relocates units within a warehouse or to another one (permission
+// 15). Both warehouses must be in scope.
+func (s *Service) Move(ctx context.Context, p *stockroom.Principal, req Request[stockroom.MoveRequest]) (stockroom.DrawResult, error) {
+	var none stockroom.DrawResult
+	if err := s.admit(p, stockroom.PermMove, true, req.Unreadable, req.Key); err != nil {
+		return none, err
+	}
+	r, v := req.In, &req.Problems
+	r.Validate(v)
+	if err := v.Err(); err != nil {
+		return none, err
+	}
+	toWID, toSpot := r.Destination()
+	for _, wid := range []int64{r.WID, toWID} {
+		if err := s.authorizeWarehouse(ctx, p, wid); err != nil {
+			return none, err
+		}
+	}
+	partNo, err := s.findPartNo(ctx, r.ItemID)
+	if err != nil {
+		return none, err
+	}
+	w := stockroom.Withdrawal{
+		Type: stockroom.TxMove, PartNo: partNo, WID: r.WID, Units: r.Units, Spot: trimmed(r.FromSpot),
+		Serial: r.Serial, Serial2: r.Serial2, RFIDTag: r.RFIDTag, RecNo: r.RecNo, ToWID: toWID, ToSpot: trimmed(toSpot),
+	}
+	details := map[string]any{
+		"fromSpot": w.Spot, "transitSlip": r.TransitSlip, "serial": r.Serial, "serial2": r.Serial2,
+		"rfidTag": r.RFIDTag, "recno": r.RecNo, "shipToWid": r.ShipToWID,
+	}
+	if r.ToSpot != nil {
+		details["toSpot"] = w.ToSpot
+	}
+	if r.Received != nil {
+		w.Received = *r.Received
+		details["received"] = r.Received.Format("2006-01-02")
+	}
+	return s.db.Withdraw(ctx, req.Key, w, s.entry(p, 0, r.Reference, "", details))
+}
+
+// HoldRequest names the lot of a hold or release.
+type HoldRequest struct {
+	RecNo int64
+}
+
+// SetHold puts a lot on hold (hold=true) or releases it (permission 15). A
+// lot outside the client's scope is not found, as if it did not exist; an
+// emptied lot can be neither held nor released.
+func (s *Service) SetHold(ctx context.Context, p *stockroom.Principal, hold bool, req Request[HoldRequest]) (stockroom.HoldResult, error) {
+	var none stockroom.HoldResult
+	if err := s.admit(p, stockroom.PermMove, true, req.Unreadable, req.Key); err != nil {
+		return none, err
+	}
+	recNo, v := req.In.RecNo, &req.Problems
+	if !v.Has("recno") && recNo <= 0 {
+		v.Add("recno", "is required")
+	}
+	if err := v.Err(); err != nil {
+		return none, err
+	}
+	notFound := stockroom.Errorf(stockroom.ENOTFOUND, "No lot with recNo %d.", recNo)
+	res, err := s.db.SetHold(ctx, req.Key, recNo, hold, s.entry(p, 0, "", "", nil), func(l stockroom.Lot) error {
+		switch {
+		case !p.Scope.Contains(l.WID):
+			return notFound
+		case l.Units.IsZero():
+			return stockroom.Errorf(stockroom.ECONFLICT, "Lot %d is empty; only a lot in stock can be held or released.", recNo)
+		}
+		return nil
+	})
+	if errors.Is(err, stockroom.ErrNotFound) {
+		err = notFound
+	}
+	return res, err
+}

@@ -1,0 +1,131 @@
+package store
+
+import (
+	"context"
+
+	"github.com/stockroom/stockroom"
+)
+
+// Receive stores a new lot and returns it with its ledger transaction,
+// recording key's answer in the same transaction. It returns
+// stockroom.ErrDiscontinued for a discontinued item.
+func (db *DB) Receive(ctx context.Context, key *stockroom.IdempotencyKey, r stockroom.Receipt, e stockroom.LedgerEntry) (stockroom.ReceiveResult, error) {
+	var res stockroom.ReceiveResult
+	err := db.update(ctx, key, func(tx *Tx) (any, error) {
+		all, err := tx.receive([]stockroom.Receipt{r}, e)
+		if err != nil {
+			return nil, err
+		}
+		res = all[0]
+		return res, nil
+	})
+	return res, err
+}
+
+// ReceiveMany stores many receipts in one transaction, each as its own lot
+// and ledger transaction, exactly as Receive would. It is for bulk loads (the
+// demo command) and returns how many lots it stored.
+func (db *DB) ReceiveMany(ctx context.Context, rs []stockroom.Receipt, e stockroom.LedgerEntry) (int, error) {
+	err := db.updateNoResult(ctx, func(tx *Tx) error {
+		_, err := tx.receive(rs, e)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return len(rs), nil
+}
+
+// receiveLot inserts a lot made by a receipt, but only while its item is not
+// discontinued: checked in the same statement, so no discontinue slips
+// between. It returns the new row.
+var receiveLot = `
+	INSERT INTO lots (` + lotColumns + `)
+	SELECT part_no, ` + params(2, len(lotValues(stockroom.Lot{}))) + `
+	FROM items
+	WHERE part_no = $1 AND NOT discontinued
+	RETURNING rec_no, ` + lotColumns
+
+// receive stores the receipts' lots in three round trips on PostgreSQL
+// however many there are: the lots, ledger rows and levels, then the ledger
+// lines and counts with the commit.
+func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockroom.ReceiveResult, error) {
+	var (
+		rows   = make([]lotRow, len(rs))
+		found  = make([]bool, len(rs))
+		ids    = make([]int64, len(rs))
+		levels = map[[2]int64]stockroom.Units{}
+	)
+	names := t.lotNames(rs)
+	for i, r := range rs {
+		lot := r.Lot(e.Time)
+		t.queryRow(&found[i], receiveLot, append([]any{r.PartNo}, lotValues(lot)[1:]...), rows[i].dest()...)
+		head := ledgerHead{typ: stockroom.TxReceive, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units, entry: e}
+		if err := t.appendHead(head, &ids[i]); err != nil {
+			return nil, err
+		}
+		k := [2]int64{r.PartNo, r.WID}
+		levels[k] = levels[k].Add(r.Units)
+	}
+	changes := make([]levelChange, 0, len(levels))
+	for k, units := range levels {
+		changes = append(changes, levelChange{partNo: k[0], wid: k[1], inStock: units})
+	}
+	lv := t.changeLevels(e.Time, changes...)
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
+	counts := countChanges{}
+	if err := lv.settle(counts); err != nil {
+		return nil, err
+	}
+	out := make([]stockroom.ReceiveResult, len(rs))
+	for i, r := range rs {
+		if !found[i] {
+			return nil, stockroom.ErrDiscontinued
+		}
+		lot := rows[i].value()
+		t.appendLines(ids[i], []ledgerLine{{recNo: lot.RecNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}})
+		counts.lot(r.WID, 1, true, true)
+		names.fill(&lot)
+		out[i] = stockroom.ReceiveResult{TransactionID: ids[i], Type: stockroom.TxReceive, RecNo: lot.RecNo, Lot: lot}
+	}
+	t.addCounts(counts)
+	return out, nil
+}
+
+// lotShownNames are the names a lot is shown with, read in the transaction
+// that makes the lots: its item's ShortID and description, its warehouse's
+// name.
+type lotShownNames struct {
+	items      map[int64]*[2]string
+	warehouses map[int64]*string
+}
+
+// lotNames queues the reading of the names of the receipts' items and
+// warehouses, available after the next flush.
+func (t *Tx) lotNames(rs []stockroom.Receipt) lotShownNames {
+	n := lotShownNames{items: map[int64]*[2]string{}, warehouses: map[int64]*string{}}
+	for _, r := range rs {
+		if _, ok := n.items[r.PartNo]; !ok {
+			v := new([2]string)
+			n.items[r.PartNo] = v
+			t.queryRow(new(bool), `SELECT short_id, description FROM items WHERE part_no = $1`, []any{r.PartNo}, &v[0], &v[1])
+		}
+		if _, ok := n.warehouses[r.WID]; !ok {
+			v := new(string)
+			n.warehouses[r.WID] = v
+			t.queryRow(new(bool), `SELECT name FROM warehouses WHERE wid = $1`, []any{r.WID}, v)
+		}
+	}
+	return n
+}
+
+func (n lotShownNames) fill(l *stockroom.Lot) {
+	if v := n.items[l.PartNo]; v != nil {
+		l.ShortID, l.Description = v[0], v[1]
+	}
+	if v := n.warehouses[l.WID]; v != nil {
+		l.Warehouse = *v
+	}
+}

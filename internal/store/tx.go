@@ -1,0 +1,234 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Tx is one write transaction. Its statements are plain SQL, the same text
+// on both engines. They are queued, and sent when the caller needs a result
+// (flush) and at the commit: on PostgreSQL each flush is one pipeline, one
+// network round trip however many statements it holds; on SQLite, whose
+// database is in the process, they simply run one after the other. Nothing
+// is rewritten: what is queued is what runs, in the order queued, so row
+// locks are taken in that order.
+type Tx struct {
+	ctx  context.Context
+	pg   *pgx.Conn // PostgreSQL: the connection the transaction runs on
+	lite *sql.Tx   // SQLite
+	// begun: BEGIN has been sent (PostgreSQL, where it rides in the first
+	// pipeline instead of costing a round trip of its own).
+	begun bool
+	queue []stmt
+	// checks run after the next flush, before the caller sees its results:
+	// the verdict on an idempotency key queued at the start.
+	checks []func() error
+}
+
+// stmt is one queued statement.
+type stmt struct {
+	sql  string
+	args []any
+	// read reads the statement's rows once it has run; nil when they are
+	// not needed.
+	read func(rows) error
+}
+
+// rows is what both engines' result sets offer.
+type rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// exec queues a statement whose rows, if any, are not read.
+func (t *Tx) exec(query string, args ...any) {
+	t.queue = append(t.queue, stmt{sql: query, args: args})
+}
+
+// query queues a statement whose rows read will see once it has run.
+func (t *Tx) query(read func(rows) error, query string, args ...any) {
+	t.queue = append(t.queue, stmt{sql: query, args: args, read: read})
+}
+
+// queryRow queues a statement that returns at most one row, scanned into
+// dest once it has run. found, when not nil, reports whether there was a
+// row; when nil, a missing row is an error.
+func (t *Tx) queryRow(found *bool, query string, args []any, dest ...any) {
+	t.query(func(r rows) error {
+		if !r.Next() {
+			if err := r.Err(); err != nil {
+				return err
+			}
+			if found == nil {
+				return fmt.Errorf("no row from %s: %w", firstLine(query), sql.ErrNoRows)
+			}
+			*found = false
+			return r.Err()
+		}
+		if found != nil {
+			*found = true
+		}
+		return r.Scan(dest...)
+	}, query, args...)
+}
+
+// flush sends every queued statement and reads their results, then runs the
+// pending checks.
+func (t *Tx) flush() error {
+	var err error
+	if t.pg != nil {
+		err = t.flushPostgres(nil)
+	} else {
+		err = t.flushSQLite()
+	}
+	t.queue = t.queue[:0]
+	if err != nil {
+		return err
+	}
+	checks := t.checks
+	t.checks = nil
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// flushPostgres sends the queue as one pipeline, opened by BEGIN the first
+// time and closed by COMMIT when commitTag is given, which receives the
+// COMMIT's command tag.
+func (t *Tx) flushPostgres(commitTag *pgconn.CommandTag) error {
+	b := &pgx.Batch{}
+	if !t.begun {
+		b.Queue("BEGIN")
+		t.begun = true
+	}
+	for _, s := range t.queue {
+		q := b.Queue(s.sql, s.args...)
+		if s.read != nil {
+			read := s.read
+			q.Query(func(r pgx.Rows) error { return read(r) })
+		}
+	}
+	if commitTag != nil {
+		b.Queue("COMMIT").Exec(func(ct pgconn.CommandTag) error {
+			*commitTag = ct
+			return nil
+		})
+	}
+	return t.pg.SendBatch(t.ctx, b).Close()
+}
+
+func (t *Tx) flushSQLite() error {
+	for _, s := range t.queue {
+		if err := t.runSQLite(s); err != nil {
+			return fmt.Errorf("%s: %w", firstLine(s.sql), err)
+		}
+	}
+	return nil
+}
+
+func (t *Tx) runSQLite(s stmt) error {
+	if s.read == nil {
+		_, err := t.lite.ExecContext(t.ctx, s.sql, s.args...)
+		return err
+	}
+	r, err := t.lite.QueryContext(t.ctx, s.sql, s.args...)
+	if err != nil {
+		return err
+	}
+	err = s.read(r)
+	if cerr := r.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = r.Err()
+	}
+	return err
+}
+
+// commit sends what is still queued and commits, in one round trip on
+// PostgreSQL. Pending checks are judged first, so a transaction whose
+// idempotency key turns out to be answered already commits nothing.
+func (t *Tx) commit() error {
+	if len(t.checks) > 0 {
+		if err := t.flush(); err != nil {
+			return err
+		}
+	}
+	if t.lite != nil {
+		if err := t.flush(); err != nil {
+			return err
+		}
+		return t.lite.Commit()
+	}
+	var tag pgconn.CommandTag
+	err := t.flushPostgres(&tag)
+	t.queue = t.queue[:0]
+	if err != nil {
+		return err
+	}
+	// COMMIT of a transaction that failed answers ROLLBACK, not an error.
+	if tag.String() != "COMMIT" {
+		return fmt.Errorf("commit answered %q", tag.String())
+	}
+	return nil
+}
+
+// rollback ends a transaction that is not to be committed. On PostgreSQL
+// the connection goes back to the pool only outside a transaction: the
+// driver discards one left inside (its ResetSession checks).
+func (t *Tx) rollback() {
+	if t.lite != nil {
+		_ = t.lite.Rollback()
+		return
+	}
+	if t.pg.IsClosed() || t.pg.PgConn().TxStatus() == 'I' {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.ctx), rollbackTimeout)
+	defer cancel()
+	_, _ = t.pg.Exec(ctx, "ROLLBACK")
+}
+
+// firstLine names a statement in an error: its first words.
+func firstLine(query string) string {
+	const max = 60
+	s := []rune(collapseSpace(query))
+	if len(s) > max {
+		s = append(s[:max], '…')
+	}
+	return string(s)
+}
+
+// collapseSpace turns runs of white space into one space.
+func collapseSpace(s string) string {
+	out := make([]rune, 0, len(s))
+	space := true
+	for _, r := range s {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+			if !space {
+				out = append(out, ' ')
+			}
+			space = true
+			continue
+		}
+		out = append(out, r)
+		space = false
+	}
+	if n := len(out); n > 0 && out[n-1] == ' ' {
+		out = out[:n-1]
+	}
+	return string(out)
+}
+
+// rollbackTimeout bounds the ROLLBACK of a failed transaction, which runs
+// even when the request's own time is up.
+const rollbackTimeout = 5 * time.Second

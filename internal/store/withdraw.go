@@ -1,0 +1,229 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/stockroom/stockroom"
+)
+
+// Withdraw carries out an issue or a move: it locks the lots the withdrawal
+// may draw from (stockroom.Withdrawal.Candidates), in draw order, lets
+// stockroom.Withdrawal.Plan decide, and applies the draws, recording key's
+// answer in the same transaction. Too few units is ECONFLICT with nothing
+// changed.
+func (db *DB) Withdraw(ctx context.Context, key *stockroom.IdempotencyKey, w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroom.DrawResult, error) {
+	var res stockroom.DrawResult
+	err := db.update(ctx, key, func(tx *Tx) (any, error) {
+		var err error
+		res, err = tx.withdraw(w, e)
+		return res, err
+	})
+	return res, err
+}
+
+// firstCandidates is how many lots a withdrawal locks on its first try.
+const firstCandidates = 4
+
+func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroom.DrawResult, error) {
+	var shortID string
+	t.queryRow(nil, `SELECT short_id FROM items WHERE part_no = $1`, []any{w.PartNo}, &shortID)
+	// Most withdrawals are served by the oldest few lots: lock only those
+	// first. If they fall short, lock every candidate, so that a refusal for
+	// short stock is always judged on all of them.
+	sel := w.Candidates()
+	cands, err := t.lockCandidates(sel, firstCandidates)
+	if err != nil {
+		return stockroom.DrawResult{}, err
+	}
+	draws, err := w.Plan(cands)
+	if err != nil && len(cands) == firstCandidates && stockroom.ErrorCode(err) == stockroom.ECONFLICT {
+		if cands, err = t.lockCandidates(sel, 0); err != nil {
+			return stockroom.DrawResult{}, err
+		}
+		draws, err = w.Plan(cands)
+	}
+	if err != nil {
+		return stockroom.DrawResult{}, err
+	}
+	id, err := t.applyDraws(w, e, cands, draws)
+	if err != nil {
+		return stockroom.DrawResult{}, err
+	}
+	res := stockroom.DrawResult{TransactionID: id, Type: w.Type, ItemID: shortID, WID: w.WID, Units: w.Units, Lines: draws}
+	if w.Type == stockroom.TxMove {
+		res.ToWID, res.ToSpot = &w.ToWID, &w.ToSpot
+	}
+	return res, nil
+}
+
+// lockCandidates locks and returns the lots of a selection in draw order:
+// the first limit of them, or all when limit is 0. It flushes.
+func (t *Tx) lockCandidates(s stockroom.LotSelection, limit int) ([]stockroom.Candidate, error) {
+	var a args
+	conds := []string{
+		"part_no = " + a.add(s.PartNo),
+		"wid = " + a.add(s.WID),
+		"units > 0",
+	}
+	if !s.WithHeld {
+		conds = append(conds, "NOT hold")
+	}
+	for _, f := range []struct{ col, v string }{{"spot", s.Spot}, {"serial", s.Serial}, {"serial2", s.Serial2}, {"rfid_tag", s.RFIDTag}} {
+		if f.v != "" {
+			conds = append(conds, f.col+" = "+a.add(f.v))
+		}
+	}
+	if s.RecNo != 0 {
+		conds = append(conds, "rec_no = "+a.add(s.RecNo))
+	}
+	if !s.ReceivedFrom.IsZero() {
+		conds = append(conds, "received >= "+a.add(micros(s.ReceivedFrom)), "received < "+a.add(micros(s.ReceivedTo)))
+	}
+	if s.NotSpot != nil {
+		conds = append(conds, "spot <> "+a.add(*s.NotSpot))
+	}
+	limitClause := ""
+	if limit > 0 {
+		limitClause = "\n\t\tLIMIT " + a.add(limit)
+	}
+	var cands []stockroom.Candidate
+	t.query(func(r rows) error {
+		for r.Next() {
+			var c stockroom.Candidate
+			if err := r.Scan(&c.RecNo, &c.Units, &c.Hold, &c.Spot); err != nil {
+				return err
+			}
+			cands = append(cands, c)
+		}
+		return nil
+	}, `
+		SELECT rec_no, units, hold, spot
+		FROM lots
+		WHERE `+strings.Join(conds, "\n\t\t  AND ")+`
+		ORDER BY received, rec_no`+limitClause+t.forUpdate(""), a...)
+	return cands, t.flush()
+}
+
+// The statements of a draw from one lot.
+const (
+	// issueFromLot takes units out of a lot; a lot drawn to zero is shipped.
+	issueFromLot = `
+		UPDATE lots SET
+			units = units - $2,
+			shipped = CASE WHEN units = $2 THEN $3 ELSE shipped END,
+			active = units > $2,
+			modified = CASE WHEN $3 > modified THEN $3 ELSE modified + 1 END
+		WHERE rec_no = $1
+		RETURNING rec_no`
+	// moveLot moves a whole lot, keeping its recNo.
+	moveLot = `
+		UPDATE lots SET
+			wid = $2,
+			spot = $3,
+			modified = CASE WHEN $4 > modified THEN $4 ELSE modified + 1 END
+		WHERE rec_no = $1
+		RETURNING rec_no`
+	// splitLot copies part of a lot to a new lot at the destination, with
+	// the same item, serials, owner, hold and received time; takeFromLot
+	// then takes that part out of the source.
+	splitLot = `
+		INSERT INTO lots (` + lotColumns + `)
+		SELECT part_no, $2, $3, $4, received, NULL, serial, serial2, rfid_tag, remark, associate,
+			hold, job_id, active, reference, net_weight, gross_weight, price, expires, supplier, line, $5
+		FROM lots
+		WHERE rec_no = $1
+		RETURNING rec_no`
+	takeFromLot = `
+		UPDATE lots SET
+			units = units - $2,
+			modified = CASE WHEN $3 > modified THEN $3 ELSE modified + 1 END
+		WHERE rec_no = $1`
+)
+
+// applyDraws changes the drawn lots, the levels, the ledger and the counts.
+// A move's split lots get their recNo in draws. It returns the ledger
+// transaction's id.
+func (t *Tx) applyDraws(w stockroom.Withdrawal, e stockroom.LedgerEntry, cands []stockroom.Candidate, draws []stockroom.Draw) (int64, error) {
+	now := micros(e.Time)
+	of := make(map[int64]stockroom.Candidate, len(cands))
+	for _, c := range cands {
+		of[c.RecNo] = c
+	}
+	var (
+		counts   = countChanges{}
+		lines    []ledgerLine
+		held     stockroom.Units
+		isMove   = w.Type == stockroom.TxMove
+		crossing = isMove && w.ToWID != w.WID
+		done     = make([]bool, len(draws))
+		newRecNo = make([]int64, len(draws))
+		splits   = map[int]int{} // ledger line -> draw
+	)
+	for i, d := range draws {
+		c := of[d.RecNo]
+		if c.Hold {
+			held = held.Add(d.Units)
+		}
+		from := ledgerLine{recNo: d.RecNo, partNo: w.PartNo, wid: w.WID, spot: c.Spot, units: d.Units.Neg()}
+		to := ledgerLine{recNo: d.RecNo, partNo: w.PartNo, wid: w.ToWID, spot: w.ToSpot, units: d.Units}
+		switch {
+		case !isMove:
+			t.queryRow(&done[i], issueFromLot, []any{d.RecNo, d.Units, now}, new(int64))
+			if d.Remaining.IsZero() {
+				counts.lot(w.WID, -1, false, true)
+			}
+			lines = append(lines, from)
+		case d.Remaining.IsZero():
+			t.queryRow(&done[i], moveLot, []any{d.RecNo, w.ToWID, w.ToSpot, now}, new(int64))
+			if crossing {
+				counts.lot(w.WID, -1, true, true)
+				counts.lot(w.ToWID, 1, true, true)
+			}
+			lines = append(lines, from, to)
+		default:
+			t.queryRow(&done[i], splitLot, []any{d.RecNo, w.ToWID, w.ToSpot, d.Units, now}, &newRecNo[i])
+			t.exec(takeFromLot, d.RecNo, d.Units, now)
+			counts.lot(w.ToWID, 1, true, true)
+			splits[len(lines)+1] = i
+			lines = append(lines, from, to)
+		}
+	}
+	var changes []levelChange
+	if crossing || !isMove {
+		changes = append(changes, levelChange{partNo: w.PartNo, wid: w.WID, inStock: w.Units.Neg(), onHold: held.Neg()})
+	}
+	if crossing {
+		changes = append(changes, levelChange{partNo: w.PartNo, wid: w.ToWID, inStock: w.Units, onHold: held})
+	}
+	lv := t.changeLevels(e.Time, changes...)
+	head := ledgerHead{typ: w.Type, partNo: w.PartNo, wid: w.WID, spot: w.Spot, units: w.Units, entry: e}
+	if isMove {
+		head.toWID, head.toSpot = &w.ToWID, &w.ToSpot
+	}
+	var id int64
+	if err := t.appendHead(head, &id); err != nil {
+		return 0, err
+	}
+	if err := t.flush(); err != nil {
+		return 0, err
+	}
+	for i, ok := range done {
+		if !ok {
+			return 0, fmt.Errorf("lot %d vanished while locked", draws[i].RecNo)
+		}
+		if isMove {
+			draws[i].NewRecNo = &newRecNo[i]
+		}
+	}
+	for line, i := range splits {
+		lines[line].recNo = newRecNo[i]
+	}
+	if err := lv.settle(counts); err != nil {
+		return 0, err
+	}
+	t.appendLines(id, lines)
+	t.addCounts(counts)
+	return id, nil
+}
