@@ -46,8 +46,12 @@ func TestAcknowledgedWritesSurviveKill(t *testing.T) {
 			}
 			defer db.Close()
 			if engine == store.SQLite {
+				w := db.Pools()["sqlite-write"]
+				if w == nil {
+					t.Fatalf("no sqlite-write pool in %v", db.Pools())
+				}
 				var mode int
-				if err := db.Pools()["sqlite-write"].QueryRow("PRAGMA synchronous").Scan(&mode); err != nil || mode != 2 {
+				if err := w.QueryRow("PRAGMA synchronous").Scan(&mode); err != nil || mode != 2 {
 					t.Errorf("the writer runs with synchronous=%d (%v); want 2 (FULL), or a 2xx can vanish on power loss", mode, err)
 				}
 			}
