@@ -53,3 +53,31 @@ measure() {
   errs=$(awk '/Non-2xx/ {print $NF}' "$log")
   printf '%-28s %10s req/s   p50 %8s   p99 %8s   non-2xx %s\n' "$name" "$rps" "$p50" "$p99" "${errs:-0}"
 }
+
+# measure_at CONNS NAME WRK-ARGS...: measure, at CONNS connections (one wrk
+# thread per connection up to two), so that CONNS=1 gives the latency of a
+# lone request. Prints the same summary line and leaves the same log.
+measure_at() {
+  local conns=$1 name=$2; shift 2
+  local log="$OUT/wrk-$(echo "$name" | tr -c 'A-Za-z0-9\n' '_').txt"
+  wrk -t"$(( conns < 2 ? conns : 2 ))" -c"$conns" -d"${DURATION:-10s}" --latency -H "Authorization: Bearer $TOKEN" "$@" >"$log" 2>&1
+  local rps p50 p99 errs
+  rps=$(awk '/^Requests\/sec/ {print $2}' "$log")
+  p50=$(awk '$1 == "50%" {print $2}' "$log")
+  p99=$(awk '$1 == "99%" {print $2}' "$log")
+  errs=$(awk '/Non-2xx/ {print $NF}' "$log")
+  printf '%-28s %10s req/s   p50 %8s   p99 %8s   non-2xx %s\n' "$name" "$rps" "$p50" "$p99" "${errs:-0}"
+}
+
+# wrk_ms LOG PERCENTILE: a latency percentile ("50%") from a wrk --latency
+# log, in milliseconds.
+wrk_ms() {
+  awk -v p="$2" '$1 == p {
+    v = $2
+    if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 }
+    else if (v ~ /ms$/) { sub(/ms$/, "", v) }
+    else if (v ~ /m$/) { sub(/m$/, "", v); v *= 60000 }
+    else if (v ~ /s$/) { sub(/s$/, "", v); v *= 1000 }
+    printf "%.3f\n", v
+  }' "$1"
+}

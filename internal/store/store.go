@@ -93,7 +93,13 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 func openSQLite(path, txlock string, queryOnly bool) (*sql.DB, error) {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "synchronous(NORMAL)")
+	// A 2xx means the change is on disk (contract §14). In WAL mode NORMAL
+	// syncs only at checkpoints, so a commit acknowledged since the last one
+	// can vanish on power loss; FULL syncs the WAL at every commit. The
+	// read-only pool gets FULL too, for one setting everywhere: it commits
+	// nothing, and the checkpoint it may run when it closes last syncs the
+	// same under NORMAL and FULL, so it costs the readers nothing.
+	q.Add("_pragma", "synchronous(FULL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	if queryOnly {
 		q.Add("_pragma", "query_only(1)")

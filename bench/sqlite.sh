@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# SQLite write benchmark (issues 10 and 15). Loads ITEMS demo items (default
+# 10,000) and LOTS lots (default 100,000) over WAREHOUSES warehouses (default
+# 5) into a fresh SQLite file, starts the server on a copy of it, and measures
+# with wrk at 16 connections receive, issue and move: transactions per second
+# and median latency; then the median latency of a lone receive (one
+# connection, one request at a time: what a client sees at low load). In the
+# same run it measures the bare driver's ceiling for a small durable write
+# transaction, ../shared/tools/sqlite-ceiling at 16 goroutines with
+# -sync FULL and -sync NORMAL, and prints every rate beside its ratio to the
+# FULL ceiling. It ends with the invariant audit of each copy.
+#
+# BASE=<git revision> also builds that revision (in a temporary git worktree
+# outside the repository, removed afterwards) and serves a second copy of the
+# same loaded database with it, measured operation by operation back to back
+# with this tree, so two designs (say synchronous=NORMAL before, FULL after)
+# are compared under the same load on the same machine at the same time.
+#
+#   bash bench/sqlite.sh                          # from the repository root
+#   BASE=HEAD~2 bash bench/sqlite.sh              # this tree against HEAD~2
+#   LOTS=10000 DURATION=5s bash bench/sqlite.sh
+#
+# DURATION (default 10s) applies to every wrk run and to each ceiling run;
+# CEILING names the sqlite-ceiling directory. Output is left in
+# bench/out/sqlite/. The figures are only as quiet as the machine: on a shared
+# one, compare within a run, not across runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+
+ITEMS=${ITEMS:-10000}
+LOTS=${LOTS:-100000}
+WAREHOUSES=${WAREHOUSES:-5}
+DURATION=${DURATION:-10s}
+CEILING=${CEILING:-../shared/tools/sqlite-ceiling}
+BASE=${BASE:-}
+[ -f "$CEILING/main.go" ] || { echo "no sqlite-ceiling in $CEILING (set CEILING)" >&2; exit 1; }
+
+mkdir -p "$OUT/sqlite"
+DIR=$(cd "$OUT/sqlite" && pwd) # absolute: the base is built elsewhere
+need_wrk
+
+# Each run, "head" (this tree) and optionally "base", has a directory of its
+# own under $DIR for its binary, database copy, server log and wrk logs;
+# lib.sh's functions find them through OUT.
+RUNS=(head)
+HEAD_REV=$(git rev-parse --short HEAD)
+[ -z "$(git status --porcelain)" ] || HEAD_REV="$HEAD_REV+changes"
+OUT=$DIR/head build
+if [ -n "$BASE" ]; then
+  BASE_REV=$(git rev-parse --short "$BASE^{commit}")
+  RUNS=(base head)
+  tmp=$(mktemp -d)
+  git worktree add -q --detach "$tmp/src" "$BASE_REV"
+  mkdir -p "$DIR/base"
+  built=0
+  (cd "$tmp/src" && go build -o "$DIR/base/stockroom" ./cmd/stockroom) && built=1
+  git worktree remove --force "$tmp/src"
+  rm -rf "$tmp"
+  [ "$built" = 1 ] || { echo "could not build $BASE" >&2; exit 1; }
+fi
+rev() { if [ "$1" = base ]; then echo "$BASE_REV"; else echo "$HEAD_REV"; fi; }
+
+# Load with the older binary when there are two, so that the newer one, which
+# migrates on start, can serve the same data whatever the schema versions.
+LOADED=$DIR/loaded.db
+rm -f "$LOADED" "$LOADED-wal" "$LOADED-shm"
+LOADER=$DIR/${RUNS[0]}/stockroom
+"$LOADER" migrate --db "sqlite:$LOADED" >/dev/null
+echo "loading $ITEMS items and $LOTS lots over $WAREHOUSES warehouses"
+time "$LOADER" demo --items "$ITEMS" --lots "$LOTS" --warehouses "$WAREHOUSES" --db "sqlite:$LOADED" 2>&1 | tail -1
+
+declare -A TOKENS PIDS PORTS
+port=$PORT
+for r in "${RUNS[@]}"; do
+  db=$DIR/$r/bench.db
+  rm -f "$db" "$db-wal" "$db-shm"
+  cp "$LOADED" "$db"
+  [ ! -f "$LOADED-wal" ] || cp "$LOADED-wal" "$db-wal"
+  OUT=$DIR/$r PORT=$port start_server "sqlite:$db"
+  TOKENS[$r]=$TOKEN PIDS[$r]=$SERVER_PID PORTS[$r]=$port
+  port=$((port + 1))
+done
+trap 'kill ${PIDS[*]} 2>/dev/null || true' EXIT
+
+echo
+echo "items: $ITEMS, lots: $LOTS, warehouses: $WAREHOUSES; $DURATION each (wrk); runs: $(for r in "${RUNS[@]}"; do printf '%s=%s ' "$r" "$(rev "$r")"; done)"
+for op in receive issue move; do
+  for r in "${RUNS[@]}"; do
+    OUT=$DIR/$r TOKEN=${TOKENS[$r]} measure "$op $r" -s bench/stock.lua \
+      "http://127.0.0.1:${PORTS[$r]}/" -- "${TOKENS[$r]}" "$op" "$ITEMS" "$WAREHOUSES"
+  done
+done
+for r in "${RUNS[@]}"; do
+  OUT=$DIR/$r TOKEN=${TOKENS[$r]} measure_at 1 "lone receive $r" -s bench/stock.lua \
+    "http://127.0.0.1:${PORTS[$r]}/" -- "${TOKENS[$r]}" receive "$ITEMS" "$WAREHOUSES"
+done
+for r in "${RUNS[@]}"; do
+  kill "${PIDS[$r]}"
+  wait "${PIDS[$r]}" 2>/dev/null || true
+done
+
+echo
+echo "sqlite-ceiling, 16 goroutines, $DURATION (the driver's own ceiling for a small write transaction):"
+for mode in FULL NORMAL; do
+  (cd "$CEILING" && go run . -db "$DIR/ceiling.db" -sync "$mode" -conns 1 -g 16 -d "$DURATION") | tee "$DIR/ceiling-$mode.txt"
+done
+rm -f "$DIR/ceiling.db" "$DIR/ceiling.db-wal" "$DIR/ceiling.db-shm"
+ceiling() { sed -n 's/.* = \([0-9.]*\) tx\/s.*/\1/p' "$DIR/ceiling-$1.txt"; }
+FULL=$(ceiling FULL)
+
+# Rates count answered 2xx only: a refusal (409, no stock) commits nothing,
+# so it says nothing about the cost of a durable commit.
+ok_rate() { # LOG: 2xx answers per second in a wrk log
+  awk '/requests in/ { n = $1; t = $4; if (sub(/m,$/, "", t)) t *= 60; else sub(/s,$/, "", t) }
+    /Non-2xx/ { e = $NF }
+    END { printf "%.1f\n", (n - e) / t }' "$1"
+}
+refused() { # LOG: the share of answers that were not 2xx, in percent
+  awk '/requests in/ { n = $1 } /Non-2xx/ { e = $NF } END { printf "%.0f\n", 100 * e / n }' "$1"
+}
+echo
+printf '%-34s %10s %8s %9s %8s\n' "" "2xx/s" "x FULL" "refused" "p50 ms"
+for mode in FULL NORMAL; do
+  awk -v n="sqlite-ceiling -sync $mode" -v r="$(ceiling "$mode")" -v f="$FULL" \
+    'BEGIN { printf "%-34s %10.0f %8.2f\n", n, r, r / f }'
+done
+row() { # NAME LOG
+  awk -v n="$1" -v r="$(ok_rate "$2")" -v x="$(refused "$2")" -v p="$(wrk_ms "$2" 50%)" -v f="$FULL" \
+    'BEGIN { printf "%-34s %10.0f %8.2f %8s%% %8.2f\n", n, r, r / f, x, p }'
+}
+log() { echo "$DIR/$1/wrk-${2}_$1.txt"; } # RUN OP
+for op in receive issue move; do
+  for r in "${RUNS[@]}"; do row "$op $r $(rev "$r")" "$(log "$r" "$op")"; done
+done
+for r in "${RUNS[@]}"; do row "lone receive $r $(rev "$r")" "$(log "$r" lone_receive)"; done
+if [ -n "$BASE" ]; then
+  echo
+  for op in receive issue move lone_receive; do
+    awk -v op="${op/_/ }" -v b="$(ok_rate "$(log base "$op")")" -v h="$(ok_rate "$(log head "$op")")" \
+      -v bp="$(wrk_ms "$(log base "$op")" 50%)" -v hp="$(wrk_ms "$(log head "$op")" 50%)" \
+      'BEGIN { printf "%-14s head/base: %5.2f x 2xx/s, p50 %.2f ms -> %.2f ms\n", op, h / b, bp, hp }'
+  done
+fi
+
+echo
+for r in "${RUNS[@]}"; do
+  printf '%s: ' "$r"
+  "$DIR/$r/stockroom" audit --db "sqlite:$DIR/$r/bench.db"
+done
