@@ -24,11 +24,11 @@ build() {
 # TOKEN to a token of a client with every permission: the administrator
 # printed on first start, or (on a database used before) a new client.
 start_server() {
-  "$OUT/stockroom" serve --db "$1" --addr "127.0.0.1:$PORT" --log-level WARN --rate-limit 60000000 2>"$OUT/server.log" &
+  "$OUT/stockroom" serve --db "$1" --addr "127.0.0.1:$PORT" --log-level WARN --rate-limit 60000000 >"$OUT/server.out" 2>"$OUT/server.log" &
   SERVER_PID=$!
   trap 'kill $SERVER_PID 2>/dev/null || true' EXIT
   for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
-  local creds="$OUT/server.log" id secret
+  local creds="$OUT/server.out" id secret
   if ! grep -q client_secret= "$creds"; then
     creds="$OUT/client.txt"
     "$OUT/stockroom" client add --db "$1" --name bench --permissions all --warehouses all >"$creds"

@@ -25,7 +25,8 @@ func newFlags(name string) (*flag.FlagSet, *string) {
 	return fs, db
 }
 
-// openService opens and migrates the database and returns a service over it.
+// openService opens and migrates the database, creating it if need be, and
+// returns a service over it: what `serve` does.
 func openService(ctx context.Context, dsn string, opts service.Options) (*service.Service, *store.DB, error) {
 	db, err := store.Open(ctx, dsn)
 	if err != nil {
@@ -38,7 +39,8 @@ func openService(ctx context.Context, dsn string, opts service.Options) (*servic
 	return service.New(db, opts), db, nil
 }
 
-// withService parses flags, opens the database and runs fn.
+// withService parses flags, opens the existing, current database and runs
+// fn.
 func withService(ctx context.Context, e env, fs *flag.FlagSet, dsn *string, args []string, check func() error, fn func(*service.Service) error) error {
 	if err := parseFlags(fs, e, args); err != nil {
 		return err
@@ -48,12 +50,15 @@ func withService(ctx context.Context, e env, fs *flag.FlagSet, dsn *string, args
 			return err
 		}
 	}
-	svc, db, err := openService(ctx, *dsn, service.Options{})
+	db, err := openExisting(ctx, *dsn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	err = fn(svc)
+	if err := checkSchemaCurrent(ctx, db, *dsn); err != nil {
+		return err
+	}
+	err = fn(service.New(db, service.Options{}))
 	if stockroom.ErrorCode(err) == stockroom.EINVALID {
 		return usageFor(fs, "%s", describe(err))
 	}

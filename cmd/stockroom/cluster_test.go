@@ -40,6 +40,7 @@ type proc struct {
 	t      *testing.T
 	args   []string
 	cmd    *exec.Cmd
+	stdout *syncBuffer // the first start's administrator credential
 	stderr *syncBuffer
 	addr   string // host:port, kept across restarts
 	url    string
@@ -59,11 +60,11 @@ func startProc(t *testing.T, args ...string) *proc {
 // start asks the kernel for a port; restarts keep it.
 func (p *proc) start() {
 	p.t.Helper()
-	p.stderr = &syncBuffer{}
+	p.stdout, p.stderr = &syncBuffer{}, &syncBuffer{}
 	p.exited = make(chan struct{})
 	p.cmd = exec.Command(os.Args[0], append([]string{"serve", "--addr", p.addr}, p.args...)...)
 	p.cmd.Env = append(os.Environ(), "STOCKROOM_TEST_MAIN=1")
-	p.cmd.Stderr = p.stderr
+	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
 	if err := p.cmd.Start(); err != nil {
 		p.t.Fatal(err)
 	}
@@ -105,11 +106,11 @@ func startCluster(t *testing.T, n int, dsn, redis string, args ...string) (procs
 	for i := range n {
 		p := startProc(t, args...)
 		if i == 0 {
-			m := credID.FindStringSubmatch(p.stderr.String())
+			m := credID.FindStringSubmatch(p.stdout.String())
 			if m == nil {
-				t.Fatalf("no administrator printed: %s", p.stderr)
+				t.Fatalf("no administrator printed: %s", p.stdout)
 			}
-			adminID, adminSecret = m[1], credSecret.FindStringSubmatch(p.stderr.String())[1]
+			adminID, adminSecret = m[1], credSecret.FindStringSubmatch(p.stdout.String())[1]
 		}
 		procs = append(procs, p)
 	}

@@ -3,6 +3,8 @@
 //
 //	stockroom serve                      start the HTTP API
 //	stockroom migrate                    bring the schema up to date
+//	stockroom version                    print the version and build
+//	stockroom backup --to FILE           copy a running SQLite database
 //	stockroom warehouse add|list         manage warehouses
 //	stockroom client add|list|disable|enable|rotate-secret
 //	stockroom reasoncode add|list        manage reason codes
@@ -47,10 +49,14 @@ type command struct {
 	run     func(ctx context.Context, e env, args []string) error
 }
 
+// commands is every subcommand. A summary names every flag of its command
+// but --db, which all but version take (a test holds the two together).
 func commands() []command {
 	return []command{
-		{"serve", "start the HTTP API server", runServe},
-		{"migrate", "bring the database schema up to date", runMigrate},
+		{"serve", "start the HTTP API server, creating or migrating the database: [--addr HOST:PORT] [--token-ttl D] [--auth-cache D] [--rate-limit N] [--redis HOST:PORT] [--real-ip-header NAME] [--metrics-addr HOST:PORT] [--request-timeout D] [--log-level LEVEL]", runServe},
+		{"migrate", "create the database or bring its schema up to date", runMigrate},
+		{"version", "print the version and build of this binary", runVersion},
+		{"backup", "copy a SQLite database, consistent even while servers write: --to FILE", runBackup},
 		{"warehouse add", "add a warehouse: --id N --name NAME", runWarehouseAdd},
 		{"warehouse list", "list warehouses", runWarehouseList},
 		{"client add", "add a client: --name NAME --permissions LIST|all --warehouses LIST|all [--id ID] [--secret S] [--read-only]", runClientAdd},
@@ -61,7 +67,7 @@ func commands() []command {
 		{"reasoncode add", "add a reason code: --code N --description TEXT --direction receive|issue|any", runReasonCodeAdd},
 		{"reasoncode list", "list reason codes", runReasonCodeList},
 		{"audit", "check the inventory's invariants; exit status 1 on any discrepancy", runAudit},
-		{"demo", "load demo data: --items N", runDemo},
+		{"demo", "load demo data: [--items N] [--lots N] [--warehouses W]", runDemo},
 	}
 }
 
@@ -111,13 +117,32 @@ func findCommand(args []string) (command, []string, bool) {
 	return command{}, nil, false
 }
 
+// usageWidth is where mainUsage wraps a long summary.
+const usageWidth = 80
+
 func mainUsage() string {
 	var b strings.Builder
 	b.WriteString("Usage: stockroom COMMAND [flags]\n\nCommands:\n")
+	indent := strings.Repeat(" ", 25)
 	for _, c := range commands() {
-		fmt.Fprintf(&b, "  %-22s %s\n", c.name, c.summary)
+		line := fmt.Sprintf("  %-22s", c.name)
+		for _, word := range strings.Fields(c.summary) {
+			if len(line)+1+len(word) > usageWidth && strings.TrimSpace(line) != "" && len(line) > len(indent) {
+				b.WriteString(line + "\n")
+				line = indent[:len(indent)-1]
+			}
+			line += " " + word
+		}
+		b.WriteString(line + "\n")
 	}
-	b.WriteString("\nRun 'stockroom COMMAND --help' for a command's flags. Every flag can also be\nset through its STOCKROOM_* environment variable (--token-ttl: STOCKROOM_TOKEN_TTL).\n")
+	b.WriteString(`
+Every command but version takes --db sqlite:PATH or a postgres:// URL (default
+sqlite:stockroom.db). Only serve and migrate create or migrate a database; the
+others refuse one that does not exist or has an outdated schema.
+
+Run 'stockroom COMMAND --help' for a command's flags. Every flag can also be
+set through its STOCKROOM_* environment variable (--token-ttl: STOCKROOM_TOKEN_TTL).
+`)
 	return b.String()
 }
 

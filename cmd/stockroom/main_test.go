@@ -45,7 +45,7 @@ func (b *syncBuffer) String() string {
 type server struct {
 	url                  string
 	adminID, adminSecret string
-	stderr               *syncBuffer
+	stdout, stderr       *syncBuffer
 	stop                 context.CancelFunc
 	done                 chan struct{} // closed when the command returns
 	code                 int           // its exit status, once done
@@ -68,7 +68,7 @@ var (
 func startServe(t *testing.T, dsn string, vars []string, args ...string) *server {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &server{stderr: &syncBuffer{}, stop: cancel, done: make(chan struct{})}
+	s := &server{stdout: &syncBuffer{}, stderr: &syncBuffer{}, stop: cancel, done: make(chan struct{})}
 	argv := append([]string{"serve"}, args...)
 	if dsn != "" {
 		argv = append(argv, "--db", dsn)
@@ -78,15 +78,16 @@ func startServe(t *testing.T, dsn string, vars []string, args ...string) *server
 	}
 	go func() {
 		defer close(s.done)
-		s.code = run(ctx, argv, getenv(vars), io.Discard, s.stderr)
+		s.code = run(ctx, argv, getenv(vars), s.stdout, s.stderr)
 	}()
 	t.Cleanup(func() { s.wait() })
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		if addr := listeningAddr(s.stderr.String()); addr != "" {
 			s.url = "http://" + addr
-			if m := credID.FindStringSubmatch(s.stderr.String()); m != nil {
-				s.adminID, s.adminSecret = m[1], credSecret.FindStringSubmatch(s.stderr.String())[1]
+			// The credential is printed before the server listens.
+			if m := credID.FindStringSubmatch(s.stdout.String()); m != nil {
+				s.adminID, s.adminSecret = m[1], credSecret.FindStringSubmatch(s.stdout.String())[1]
 			}
 			return s
 		}
@@ -182,7 +183,13 @@ func TestServeEndToEnd(t *testing.T) {
 			dsn := testdb.DSN(t, engine)
 			s := startServe(t, dsn, nil, "--auth-cache", "1s")
 			if s.adminID == "" || s.adminSecret == "" {
-				t.Fatalf("first start printed no administrator credential: %s", s.stderr)
+				t.Fatalf("first start printed no administrator credential on standard output: %s", s.stdout)
+			}
+			// Standard error holds only the JSON log lines, none with the
+			// secret.
+			wantOnlyJSONLines(t, s.stderr.String())
+			if strings.Contains(s.stderr.String(), s.adminSecret) {
+				t.Fatalf("the secret is in the log: %s", s.stderr)
 			}
 
 			// The README's walk-through: printed credential → token → list,
@@ -252,8 +259,8 @@ func TestServeEndToEnd(t *testing.T) {
 				t.Fatalf("serve exited %d after the stop signal: %s", code, s.stderr)
 			}
 			again := startServe(t, dsn, nil)
-			if strings.Contains(again.stderr.String(), "client_secret") {
-				t.Fatalf("second start printed a secret: %s", again.stderr)
+			if strings.Contains(again.stdout.String()+again.stderr.String(), "client_secret") {
+				t.Fatalf("second start printed a secret: %s%s", again.stdout, again.stderr)
 			}
 			mustToken(t, again.url, s.adminID, s.adminSecret)
 		})
@@ -301,6 +308,7 @@ func TestConfigurationFromEnvironment(t *testing.T) {
 
 func TestBadArguments(t *testing.T) {
 	dsn := testdb.DSN(t, "sqlite")
+	mustAdmin(t, dsn, "migrate") // some arguments are checked against the data
 	for _, tc := range []struct {
 		args []string
 		env  []string
@@ -374,6 +382,7 @@ func TestGracefulShutdown(t *testing.T) {
 
 func TestDemoLoadsItems(t *testing.T) {
 	dsn := testdb.DSN(t, "sqlite")
+	mustAdmin(t, dsn, "migrate")
 	if out := mustAdmin(t, dsn, "demo", "--items", "1234"); !strings.Contains(out, "1234 requested, 1234 new") {
 		t.Fatalf("demo: %q", out)
 	}
@@ -400,6 +409,7 @@ func TestDemoLoadsItems(t *testing.T) {
 
 func TestAuditCommand(t *testing.T) {
 	dsn := testdb.DSN(t, "sqlite")
+	mustAdmin(t, dsn, "migrate")
 	if out := mustAdmin(t, dsn, "audit"); !strings.Contains(out, "every invariant holds") {
 		t.Fatalf("audit of an empty database: %q", out)
 	}

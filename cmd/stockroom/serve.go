@@ -70,20 +70,24 @@ func runServe(ctx context.Context, e env, args []string) error {
 
 func serve(ctx context.Context, e env, cfg serveConfig) error {
 	logger := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	logger.Info("starting", readBuildInfo().logAttrs()...)
 
 	svc, db, err := openService(ctx, cfg.DB, service.Options{TokenTTL: cfg.TokenTTL, AuthCacheTTL: cfg.AuthCache})
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	logger.Info("database ready", "engine", db.Engine())
+	logger.Info("database opened", databaseAttrs(cfg.DB)...)
 
 	id, secret, created, err := svc.Bootstrap(ctx)
 	if err != nil {
 		return fmt.Errorf("first-start setup: %w", err)
 	}
+	// The credential goes to standard output, apart from the log lines on
+	// standard error, so that it can be kept (or kept out of a log
+	// collector) on its own.
 	if created {
-		fmt.Fprintf(e.stderr, `
+		fmt.Fprintf(e.stdout, `
 ================================================================================
  Stockroom set up a new database: warehouse 1 "Main", the default reason codes
  and an administrator client with every permission on every warehouse.

@@ -11,7 +11,7 @@ func TestRouting(t *testing.T) {
 	eachEngine(t, func(t *testing.T, a *api) {
 		tok := a.token(t, a.adminID, a.adminSecret)
 		t.Run("UnknownPathIs404", func(t *testing.T) {
-			for _, path := range []string{"/", "/api/v1/Nothing", "/api/v2/Warehouse", "/api/v1/Warehouse/extra"} {
+			for _, path := range []string{"/index.html", "/api/v1/Nothing", "/api/v2/Warehouse", "/api/v1/Warehouse/extra"} {
 				wantError(t, a.do(t, "GET", path, nil, "Authorization", "Bearer "+tok), 404, stockroom.ENOTFOUND)
 			}
 		})

@@ -35,6 +35,7 @@ type route struct {
 // routes is every route of the server, in one table.
 func (s *Server) routes() []route {
 	return []route{
+		{pattern: "GET /{$}", public: true, handle: s.handleRoot},
 		{pattern: "GET /healthz", public: true, handle: s.handleHealth},
 		{pattern: "GET /readyz", public: true, handle: s.handleReady},
 
