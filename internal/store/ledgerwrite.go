@@ -31,6 +31,14 @@ type ledgerLine struct {
 // appendHead queues a transaction's row; id receives its id at the next
 // flush.
 func (t *Tx) appendHead(h ledgerHead, id *int64) error {
+	return t.appendHeadIf(h, id, nil)
+}
+
+// appendHeadIf is appendHead for a row written only if its item is not
+// discontinued, as a receipt's lot is: then found reports whether it was, and
+// a refused receipt takes no id from the sequence (ids stay gapless where
+// nothing else fails).
+func (t *Tx) appendHeadIf(h ledgerHead, id *int64, found *bool) error {
 	details := h.entry.Details
 	if details == nil {
 		details = map[string]any{}
@@ -43,29 +51,38 @@ func (t *Tx) appendHead(h ledgerHead, id *int64) error {
 	if h.entry.ReasonCode != 0 {
 		reason = h.entry.ReasonCode
 	}
-	t.queryRow(nil, `
-		INSERT INTO transactions (
-			type,
-			time,
-			client_id,
-			part_no,
-			wid,
-			to_wid,
-			spot,
-			to_spot,
-			units,
-			reason_code,
-			reference,
-			remark,
-			details
-		)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-		RETURNING id`,
-		[]any{string(h.typ), micros(h.entry.Time), h.entry.ClientID, h.partNo, h.wid, h.toWID, h.spot, h.toSpot,
-			h.units, reason, h.entry.Reference, h.entry.Remark, string(js)},
-		id)
+	args := []any{string(h.typ), micros(h.entry.Time), h.entry.ClientID, h.partNo, h.wid, h.toWID, h.spot, h.toSpot,
+		h.units, reason, h.entry.Reference, h.entry.Remark, string(js)}
+	if found != nil {
+		t.queryRow(found, insertHead+`
+			FROM items
+			WHERE part_no = $4 AND NOT discontinued
+			RETURNING id`, args, id)
+		return nil
+	}
+	t.queryRow(nil, insertHead+`
+		RETURNING id`, args, id)
 	return nil
 }
+
+// insertHead writes a transaction's row from its values, $1 to $13.
+const insertHead = `
+	INSERT INTO transactions (
+		type,
+		time,
+		client_id,
+		part_no,
+		wid,
+		to_wid,
+		spot,
+		to_spot,
+		units,
+		reason_code,
+		reference,
+		remark,
+		details
+	)
+	SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13`
 
 // linesPerStatement bounds the rows of one insert of ledger lines (seven
 // parameters each, within PostgreSQL's 65,535).

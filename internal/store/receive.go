@@ -61,7 +61,7 @@ func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockro
 		lot := r.Lot(e.Time)
 		t.queryRow(&found[i], receiveLot, append([]any{r.PartNo}, lotValues(lot)[1:]...), rows[i].dest()...)
 		head := ledgerHead{typ: stockroom.TxReceive, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units, entry: e}
-		if err := t.appendHead(head, &ids[i]); err != nil {
+		if err := t.appendHeadIf(head, &ids[i], new(bool)); err != nil {
 			return nil, err
 		}
 		k := [2]int64{r.PartNo, r.WID}
