@@ -23,6 +23,30 @@ func tooLarge() error {
 	return stockroom.Errorf(stockroom.ETOOLARGE, "The request body is larger than 1 MiB.")
 }
 
+// A refused body is read to its end before the answer, within these bounds:
+// a client that sends its whole request before it reads, as many do, then
+// finds the 413 instead of a connection reset under its feet, and an endless
+// upload still cannot hold the server.
+const (
+	discardMaxBytes = 16 << 20
+	discardMaxTime  = 5 * time.Second
+)
+
+// discardBody reads what is left of r's body and drops it. A client that
+// asked whether to send a body (Expect: 100-continue) and has not been told
+// to is not asked now: it sends nothing.
+func discardBody(r *http.Request) {
+	info := infoFrom(r.Context())
+	if info.body == nil || info.conn == nil {
+		return
+	}
+	if r.ContentLength > MaxBodyBytes && strings.EqualFold(r.Header.Get("Expect"), "100-continue") {
+		return
+	}
+	_ = info.conn.SetReadDeadline(time.Now().Add(discardMaxTime))
+	_, _ = io.CopyN(io.Discard, info.body, discardMaxBytes)
+}
+
 // object is a JSON request body whose field names are matched without regard
 // to letter case, as the original product binds them. Unknown fields are
 // ignored. Each accessor returns nil for an absent or null field and records

@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"context"
+	"io"
+	"net/http"
 
 	"github.com/stockroom/stockroom"
 )
@@ -13,6 +15,11 @@ type reqInfo struct {
 	route     string
 	principal *stockroom.Principal
 	clientID  string // also set on token requests, before any principal exists
+	// body is the request body as the server received it, beneath the size
+	// limit, and conn controls its connection: a refused body is drained
+	// through them.
+	body io.Reader
+	conn *http.ResponseController
 }
 
 type infoKey struct{}

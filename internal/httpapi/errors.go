@@ -59,6 +59,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			slog.String("request_id", infoFrom(r.Context()).id),
 			slog.String("error", err.Error()))
 	}
+	if status == http.StatusRequestEntityTooLarge {
+		discardBody(r)
+		w.Header().Set("Connection", "close")
+	}
 	if status == http.StatusUnauthorized && w.Header().Get("WWW-Authenticate") == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="stockroom"`)
 	}

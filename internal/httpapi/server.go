@@ -94,7 +94,7 @@ func New(cfg Config) *Server {
 // ServeHTTP runs the pipeline every request passes, routed or not.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	info := &reqInfo{id: requestID(r.Header.Get("X-Request-ID"))}
+	info := &reqInfo{id: requestID(r.Header.Get("X-Request-ID")), body: r.Body, conn: http.NewResponseController(w)}
 	w.Header().Set("X-Request-ID", info.id)
 	w.Header().Set("X-API-Version", "v1")
 	sw := &statusWriter{ResponseWriter: w}
