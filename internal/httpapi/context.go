@@ -20,6 +20,9 @@ type reqInfo struct {
 	// through them.
 	body io.Reader
 	conn *http.ResponseController
+	// clientGone: the request failed because its client hung up; the log
+	// and the metrics record it as 499, not as the 5xx it was answered with.
+	clientGone bool
 }
 
 type infoKey struct{}

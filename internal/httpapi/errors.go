@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -23,6 +24,19 @@ var statusByCode = map[string]int{
 	stockroom.EINTERNAL:       http.StatusInternalServerError,
 	stockroom.ENOTIMPLEMENTED: http.StatusNotImplemented,
 	stockroom.EUNAVAILABLE:    http.StatusServiceUnavailable,
+}
+
+// statusClientClosed is what the log and the metrics record for a request
+// that failed because its client hung up (nginx's 499): it is not a 5xx, so
+// it does not count against the server's error rate. The client, gone, is
+// sent nothing it could read.
+const statusClientClosed = 499
+
+// clientHungUp reports whether r's client has gone away. The server cancels a
+// request's context when its connection closes; the server's own request
+// timeout ends it with DeadlineExceeded instead.
+func clientHungUp(r *http.Request) bool {
+	return errors.Is(r.Context().Err(), context.Canceled)
 }
 
 // errorBody is the contract's error object.
@@ -54,7 +68,17 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if code == stockroom.EINTERNAL {
 		body.Message = stockroom.MsgInternal
 	}
-	if status >= 500 {
+	switch {
+	case status >= 500 && clientHungUp(r):
+		// Whatever the error says ("context canceled", a transaction
+		// already rolled back), it follows from the client's leaving, not
+		// from a fault of the server. Its text still helps the operator.
+		info := infoFrom(r.Context())
+		info.clientGone = true
+		s.logger.LogAttrs(r.Context(), slog.LevelWarn, "client closed request",
+			slog.String("request_id", info.id),
+			slog.String("error", err.Error()))
+	case status >= 500:
 		s.logger.LogAttrs(r.Context(), slog.LevelError, "request failed",
 			slog.String("request_id", infoFrom(r.Context()).id),
 			slog.String("error", err.Error()))

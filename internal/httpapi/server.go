@@ -117,9 +117,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				s.writeError(sw, r, stockroom.Errorf(stockroom.EINTERNAL, stockroom.MsgInternal))
 			}
 		}
-		d := time.Since(start)
-		s.logAccess(r, info, sw, d)
-		s.metrics.Request(info.route, sw.status, d)
+		d, status := time.Since(start), sw.status
+		if info.clientGone {
+			status = statusClientClosed
+		}
+		s.logAccess(r, info, status, sw.bytes, d)
+		s.metrics.Request(info.route, status, d)
 	}()
 
 	if r.ContentLength > MaxBodyBytes {
@@ -180,19 +183,24 @@ func (s *Server) notRouted(w http.ResponseWriter, r *http.Request) {
 	s.writeError(w, r, stockroom.Errorf(stockroom.ENOTFOUND, "No resource at %s.", r.URL.Path))
 }
 
-func (s *Server) logAccess(r *http.Request, info *reqInfo, sw *statusWriter, d time.Duration) {
+// logAccess writes a request's line in the access log: at ERROR for a 5xx,
+// at WARN for a client that hung up, else at INFO.
+func (s *Server) logAccess(r *http.Request, info *reqInfo, status int, bytes int64, d time.Duration) {
 	level := slog.LevelInfo
-	if sw.status >= 500 {
+	switch {
+	case status >= 500:
 		level = slog.LevelError
+	case status == statusClientClosed:
+		level = slog.LevelWarn
 	}
 	s.logger.LogAttrs(r.Context(), level, "request",
 		slog.String("request_id", info.id),
 		slog.String("method", r.Method),
 		slog.String("route", info.route),
 		slog.String("path", r.URL.Path),
-		slog.Int("status", sw.status),
+		slog.Int("status", status),
 		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
-		slog.Int64("bytes", sw.bytes),
+		slog.Int64("bytes", bytes),
 		slog.String("client_id", info.clientID),
 		slog.String("remote", r.RemoteAddr))
 }
