@@ -23,6 +23,7 @@ const (
 	EMETHOD         = "method_not_allowed"
 	ECONFLICT       = "conflict"
 	ETOOLARGE       = "payload_too_large"
+	EUNSUPPORTED    = "unsupported_media_type"
 	EIDEMPOTENCY    = "idempotency_mismatch"
 	ERATELIMITED    = "rate_limited"
 	EINTERNAL       = "internal_error"

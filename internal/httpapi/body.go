@@ -55,8 +55,9 @@ func discardBody(r *http.Request) {
 type object map[string]json.RawMessage
 
 // decodeObject reads a JSON object body. A body that is not JSON, or not an
-// object, is bad_request; one that names a field twice (in any letter case) is
-// a validation error.
+// object, is bad_request. One that names a field twice (in any letter case at
+// the top, with one spelling at any depth) or holds text that is not Unicode
+// is a validation error (see checkJSON).
 func decodeObject(r *http.Request) (object, error) {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
@@ -73,6 +74,8 @@ func decodeObject(r *http.Request) (object, error) {
 	if err := json.Unmarshal(body, &raw); err != nil || raw == nil {
 		return nil, stockroom.Errorf(stockroom.EBADREQUEST, "The request body is not a JSON object.")
 	}
+	var v stockroom.Validation
+	checkJSON(body, &v)
 	o := make(object, len(raw))
 	spellings := make(map[string][]string, len(raw))
 	for k, val := range raw {
@@ -80,7 +83,6 @@ func decodeObject(r *http.Request) (object, error) {
 		o[lk] = val
 		spellings[lk] = append(spellings[lk], k)
 	}
-	var v stockroom.Validation
 	for _, names := range spellings {
 		if len(names) > 1 {
 			for _, k := range names {

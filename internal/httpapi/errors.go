@@ -19,6 +19,7 @@ var statusByCode = map[string]int{
 	stockroom.EMETHOD:         http.StatusMethodNotAllowed,
 	stockroom.ECONFLICT:       http.StatusConflict,
 	stockroom.ETOOLARGE:       http.StatusRequestEntityTooLarge,
+	stockroom.EUNSUPPORTED:    http.StatusUnsupportedMediaType,
 	stockroom.EIDEMPOTENCY:    http.StatusUnprocessableEntity,
 	stockroom.ERATELIMITED:    http.StatusTooManyRequests,
 	stockroom.EINTERNAL:       http.StatusInternalServerError,

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -118,7 +119,9 @@ func (s *Server) listItems(w http.ResponseWriter, q query, r *http.Request, all 
 func (s *Server) handleItemGet(w http.ResponseWriter, r *http.Request) error {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
-		return stockroom.Errorf(stockroom.ENOTFOUND, "No item with partNo %q.", r.PathValue("id"))
+		// Most likely a ShortID, which has its own lookup.
+		key := r.PathValue("id")
+		return stockroom.Errorf(stockroom.ENOTFOUND, "No item with partNo %q: the path takes a partNo; to find an item by ShortID, use GET /api/v1/Item?key=%s&type=id.", key, url.QueryEscape(key))
 	}
 	it, err := s.svc.GetItem(r.Context(), id)
 	if err != nil {

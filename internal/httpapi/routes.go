@@ -74,12 +74,17 @@ func (s *Server) routes() []route {
 
 // endpoint wraps a route's handler with the checks of contract §2 that come
 // before the body is read: authentication, the rate limit, then read-only
-// accounts on writes, then the permission.
+// accounts on writes, then the permission; then the checks of the body's
+// encoding and of the parameters' text that every route shares.
 func (s *Server) endpoint(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := infoFrom(r.Context())
 		info.route = rt.pattern
 		if err := s.authorize(w, r, rt); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if err := checkInput(r, rt); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
