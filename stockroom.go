@@ -7,6 +7,7 @@ package stockroom
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -23,6 +24,7 @@ const (
 	EMETHOD         = "method_not_allowed"
 	ECONFLICT       = "conflict"
 	ETOOLARGE       = "payload_too_large"
+	EUNSUPPORTED    = "unsupported_media_type"
 	EIDEMPOTENCY    = "idempotency_mismatch"
 	ERATELIMITED    = "rate_limited"
 	EINTERNAL       = "internal_error"
@@ -121,6 +123,30 @@ func (v *Validation) Add(field, msg string) {
 func (v *Validation) Has(field string) bool {
 	_, ok := v.details[field]
 	return ok
+}
+
+// Merge adds the field problems of err to v, if err is a validation error,
+// and reports whether it was one. Fields v already has problems with, in
+// any letter case, keep only those: the first check to refuse a field
+// speaks for it.
+func (v *Validation) Merge(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) || e.Code != EINVALID {
+		return false
+	}
+	had := make([]string, 0, len(v.details))
+	for f := range v.details {
+		had = append(had, f)
+	}
+	for field, msgs := range e.Details {
+		if slices.ContainsFunc(had, func(f string) bool { return strings.EqualFold(f, field) }) {
+			continue
+		}
+		for _, m := range msgs {
+			v.Add(field, m)
+		}
+	}
+	return true
 }
 
 // Err returns the collected failures as an EINVALID *Error, or nil if there

@@ -56,6 +56,7 @@ var StatusByCode = map[string]int{
 	EMETHOD:         http.StatusMethodNotAllowed,
 	ECONFLICT:       http.StatusConflict,
 	ETOOLARGE:       http.StatusRequestEntityTooLarge,
+	EUNSUPPORTED:    http.StatusUnsupportedMediaType,
 	EIDEMPOTENCY:    http.StatusUnprocessableEntity,
 	ERATELIMITED:    http.StatusTooManyRequests,
 	EINTERNAL:       http.StatusInternalServerError,

@@ -11,12 +11,25 @@ import (
 
 // authenticate reads the bearer token of a request and returns its principal.
 func (s *Server) authenticate(r *http.Request) (*stockroom.Principal, error) {
+	if err := authorizationOnce(r); err != nil {
+		return nil, err
+	}
 	h := r.Header.Get("Authorization")
 	scheme, token, ok := strings.Cut(h, " ")
 	if h == "" || !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 		return nil, stockroom.Errorf(stockroom.EUNAUTHORIZED, "A bearer token is required (Authorization: Bearer <token>).")
 	}
 	return s.svc.Authenticate(r.Context(), strings.TrimSpace(token))
+}
+
+// authorizationOnce refuses a request with more than one Authorization
+// header: which one counts would be a guess, and a proxy or a client that adds
+// its own must not have its credentials silently taken or ignored.
+func authorizationOnce(r *http.Request) error {
+	if len(r.Header.Values("Authorization")) > 1 {
+		return stockroom.Errorf(stockroom.EUNAUTHORIZED, "The Authorization header must be given once.")
+	}
+	return nil
 }
 
 // tokenRequest is a parsed client-credentials token request.
@@ -32,6 +45,9 @@ type tokenRequest struct {
 // the query string, so secrets do not end up in access logs.
 func parseTokenRequest(r *http.Request) (tokenRequest, error) {
 	var tr tokenRequest
+	if err := authorizationOnce(r); err != nil {
+		return tr, err
+	}
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "application/x-www-form-urlencoded" {
 		return tr, stockroom.Errorf(stockroom.EBADREQUEST, "The token request must be form-encoded (Content-Type: application/x-www-form-urlencoded).")
@@ -69,6 +85,10 @@ func parseTokenRequest(r *http.Request) (tokenRequest, error) {
 		tr.clientID, tr.secret, tr.basic = id, secret, true
 	}
 	switch {
+	case !isText(tr.clientID):
+		return tr, stockroom.Errorf(stockroom.EBADREQUEST, "client_id %s.", msgNotText)
+	case !isText(tr.secret):
+		return tr, stockroom.Errorf(stockroom.EBADREQUEST, "client_secret %s.", msgNotText)
 	case tr.clientID == "":
 		return tr, stockroom.Errorf(stockroom.EBADREQUEST, "client_id is required.")
 	case tr.secret == "":
@@ -94,6 +114,9 @@ type tokenResponse struct {
 func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) error {
 	tr, err := parseTokenRequest(r)
 	if err != nil {
+		if stockroom.ErrorCode(err) == stockroom.EUNAUTHORIZED {
+			w.Header().Set("WWW-Authenticate", `Basic realm="stockroom"`)
+		}
 		return err
 	}
 	infoFrom(r.Context()).clientID = tr.clientID

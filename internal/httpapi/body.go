@@ -31,6 +31,30 @@ func tooLarge() error {
 	return stockroom.Errorf(stockroom.ETOOLARGE, "The request body is larger than 1 MiB.")
 }
 
+// A refused body is read to its end before the answer, within these bounds:
+// a client that sends its whole request before it reads, as many do, then
+// finds the 413 instead of a connection reset under its feet, and an endless
+// upload still cannot hold the server.
+const (
+	discardMaxBytes = 16 << 20
+	discardMaxTime  = 5 * time.Second
+)
+
+// discardBody reads what is left of r's body and drops it. A client that
+// asked whether to send a body (Expect: 100-continue) and has not been told
+// to is not asked now: it sends nothing.
+func discardBody(r *http.Request) {
+	info := infoFrom(r.Context())
+	if info.body == nil || info.conn == nil {
+		return
+	}
+	if r.ContentLength > MaxBodyBytes && strings.EqualFold(r.Header.Get("Expect"), "100-continue") {
+		return
+	}
+	_ = info.conn.SetReadDeadline(time.Now().Add(discardMaxTime))
+	_, _ = io.CopyN(io.Discard, info.body, discardMaxBytes)
+}
+
 // object is a JSON request body whose field names are matched without regard
 // to letter case, as the original product binds them. Unknown fields are
 // ignored. Each accessor returns nil for an absent or null field and records
@@ -39,8 +63,9 @@ func tooLarge() error {
 type object map[string]json.RawMessage
 
 // decodeObject reads a JSON object body. A body that is not JSON, or not an
-// object, is bad_request; one that names a field twice (in any letter case) is
-// a validation error.
+// object, is bad_request. One that names a field twice (in any letter case at
+// the top, with one spelling at any depth) or holds text that is not Unicode
+// is a validation error (see checkJSON).
 func decodeObject(r *http.Request) (object, error) {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
@@ -54,6 +79,8 @@ func decodeObject(r *http.Request) (object, error) {
 	if err := json.Unmarshal(body, &raw); err != nil || raw == nil {
 		return nil, stockroom.Errorf(stockroom.EBADREQUEST, "The request body is not a JSON object.")
 	}
+	var v stockroom.Validation
+	checkJSON(body, &v)
 	o := make(object, len(raw))
 	spellings := make(map[string][]string, len(raw))
 	for k, val := range raw {
@@ -61,7 +88,6 @@ func decodeObject(r *http.Request) (object, error) {
 		o[lk] = val
 		spellings[lk] = append(spellings[lk], k)
 	}
-	var v stockroom.Validation
 	for _, names := range spellings {
 		if len(names) > 1 {
 			for _, k := range names {

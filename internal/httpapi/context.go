@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"context"
+	"io"
+	"net/http"
 
 	"github.com/stockroom/stockroom"
 )
@@ -16,6 +18,18 @@ type reqInfo struct {
 	// key is the request's Idempotency-Key, keyErr why it cannot be used.
 	key    *stockroom.IdempotencyKey
 	keyErr error
+	// inputErr is the refusal of the checks every route shares (the body's
+	// encoding, the parameters' text), for the service to report in its
+	// place in the order of checks.
+	inputErr error
+	// body is the request body as the server received it, beneath the size
+	// limit, and conn controls its connection: a refused body is drained
+	// through them.
+	body io.Reader
+	conn *http.ResponseController
+	// clientGone: the request failed because its client hung up; the log
+	// and the metrics record it as 499, not as the 5xx it was answered with.
+	clientGone bool
 }
 
 type infoKey struct{}

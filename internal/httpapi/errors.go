@@ -1,12 +1,26 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
 
 	"github.com/stockroom/stockroom"
 )
+
+// statusClientClosed is what the log and the metrics record for a request
+// that failed because its client hung up (nginx's 499): it is not a 5xx, so
+// it does not count against the server's error rate. The client, gone, is
+// sent nothing it could read.
+const statusClientClosed = 499
+
+// clientHungUp reports whether r's client has gone away. The server cancels a
+// request's context when its connection closes; the server's own request
+// timeout ends it with DeadlineExceeded instead.
+func clientHungUp(r *http.Request) bool {
+	return errors.Is(r.Context().Err(), context.Canceled)
+}
 
 // writeError is the one place that turns an error into a response. Errors
 // that are not *stockroom.Error become "Internal error." for the client, and
@@ -17,6 +31,12 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	status, body := s.errorObject(r, err)
+	if status == http.StatusRequestEntityTooLarge {
+		// The client may be sending the rest before it reads: take it, so
+		// it gets this answer instead of a broken connection.
+		discardBody(r)
+		w.Header().Set("Connection", "close")
+	}
 	if status == http.StatusUnauthorized && w.Header().Get("WWW-Authenticate") == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="stockroom"`)
 	}
@@ -45,7 +65,17 @@ func (s *Server) errorObject(r *http.Request, err error) (int, stockroom.ErrorBo
 	if code == stockroom.EINTERNAL {
 		body.Message = stockroom.MsgInternal
 	}
-	if status >= 500 {
+	switch {
+	case status >= 500 && clientHungUp(r):
+		// Whatever the error says ("context canceled", a transaction
+		// already rolled back), it follows from the client's leaving, not
+		// from a fault of the server. Its text still helps the operator.
+		info := infoFrom(r.Context())
+		info.clientGone = true
+		s.logger.LogAttrs(r.Context(), slog.LevelWarn, "client closed request",
+			slog.String("request_id", info.id),
+			slog.String("error", err.Error()))
+	case status >= 500:
 		s.logger.LogAttrs(r.Context(), slog.LevelError, "request failed",
 			slog.String("request_id", infoFrom(r.Context()).id),
 			slog.String("error", err.Error()))

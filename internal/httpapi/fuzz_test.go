@@ -76,9 +76,10 @@ func FuzzParsePageRequest(f *testing.F) {
 	})
 }
 
-// FuzzParseItemChange feeds arbitrary JSON bodies to the item body parser.
-// It must never panic, must fail only with bad_request or validation_error,
-// and whatever it accepts must satisfy the item rules.
+// FuzzParseItemChange feeds arbitrary JSON bodies to the item body parser
+// (and so to checkJSON's walk of them). It must never panic, must fail only
+// with bad_request or validation_error, and whatever it accepts must satisfy
+// the item rules.
 func FuzzParseItemChange(f *testing.F) {
 	for _, s := range []string{
 		`{"shortID":"A-1","description":"d","category":3,"units":1.5}`,
@@ -88,6 +89,8 @@ func FuzzParseItemChange(f *testing.F) {
 		`{"shortID":" ","units":"5"}`,
 		`{"shortID":"x","ShortId":"y"}`,
 		`[]`, `null`, `{"shortID":"\u0000"}`,
+		`{"shortID":"x","units":1,"units":2}`, `{"shortID":"x","a":[{"b":1,"b":2}]}`,
+		"{\"shortID\":\"A\xff\"}", `{"shortID":"A\ud800"}`, `{"shortID":"A\ud83d\ude00\udc00"}`, `{"shortID":"A\ufffd"}`,
 	} {
 		f.Add(s)
 	}
@@ -107,6 +110,11 @@ func FuzzParseItemChange(f *testing.F) {
 		}
 		if n := utf8.RuneCountInString(ch.ShortID); n < 1 || n > stockroom.MaxKeyLen || strings.TrimSpace(ch.ShortID) != ch.ShortID {
 			t.Fatalf("accepted ShortID %q", ch.ShortID)
+		}
+		// Bytes that are not UTF-8 in a string are refused, never turned
+		// into U+FFFD (and outside strings they are not JSON).
+		if !utf8.ValidString(body) {
+			t.Fatalf("accepted a body that is not UTF-8: %q", body)
 		}
 		for _, p := range []*int64{ch.Category, ch.SubCategory, ch.DfltOwner} {
 			if p != nil && (*p < 0 || *p > stockroom.MaxWarehouseID) {

@@ -44,14 +44,14 @@ func eachEngine(t *testing.T, f func(t *testing.T, a *api)) {
 	}
 }
 
-func newAPI(t *testing.T, engine string) *api {
+func newAPI(t testing.TB, engine string) *api {
 	t.Helper()
 	return newAPIWith(t, testdb.MustOpen(t, engine), service.Options{})
 }
 
 // newAPIWith serves db with the given options; the clock and token lifetime
 // are the harness's.
-func newAPIWith(t *testing.T, db *store.DB, opts service.Options, configure ...func(*httpapi.Config)) *api {
+func newAPIWith(t testing.TB, db *store.DB, opts service.Options, configure ...func(*httpapi.Config)) *api {
 	t.Helper()
 	a := &api{db: db}
 	opts.TokenTTL = testTTL
@@ -98,7 +98,7 @@ type response struct {
 }
 
 // json decodes the body into a generic value.
-func (r response) json(t *testing.T) map[string]any {
+func (r response) json(t testing.TB) map[string]any {
 	t.Helper()
 	var v map[string]any
 	if err := json.Unmarshal(r.body, &v); err != nil {
@@ -108,7 +108,7 @@ func (r response) json(t *testing.T) map[string]any {
 }
 
 // do sends a request; headers come as name, value pairs.
-func (a *api) do(t *testing.T, method, path string, body io.Reader, headers ...string) response {
+func (a *api) do(t testing.TB, method, path string, body io.Reader, headers ...string) response {
 	t.Helper()
 	req, err := http.NewRequest(method, a.url+path, body)
 	if err != nil {
@@ -136,14 +136,14 @@ func (a *api) do(t *testing.T, method, path string, body io.Reader, headers ...s
 }
 
 // postForm posts form fields to /Token.
-func (a *api) postToken(t *testing.T, form url.Values, headers ...string) response {
+func (a *api) postToken(t testing.TB, form url.Values, headers ...string) response {
 	t.Helper()
 	return a.do(t, "POST", "/api/v1/Token", strings.NewReader(form.Encode()),
 		append([]string{"Content-Type", "application/x-www-form-urlencoded"}, headers...)...)
 }
 
 // token gets a bearer token for the given credentials.
-func (a *api) token(t *testing.T, id, secret string) string {
+func (a *api) token(t testing.TB, id, secret string) string {
 	t.Helper()
 	r := a.postToken(t, url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}})
 	if r.status != 200 {

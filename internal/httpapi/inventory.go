@@ -145,7 +145,7 @@ func (s *Server) handleLotList(byWarehouse bool) handlerFunc {
 		if b := boolParam(q, &v, "includeShipped"); b != nil {
 			f.IncludeShipped = *b
 		}
-		res, err := s.svc.ListLots(r.Context(), principalFrom(r.Context()), readRequest(service.LotQuery{Filter: f, Page: page}, v, readErr))
+		res, err := s.svc.ListLots(r.Context(), principalFrom(r.Context()), readRequest(r, service.LotQuery{Filter: f, Page: page}, v, readErr))
 		if err != nil {
 			return err
 		}
@@ -164,7 +164,7 @@ func (s *Server) handleStockLevels(byWarehouse bool) handlerFunc {
 		if b := boolParam(q, &v, "includeZero"); b != nil {
 			f.IncludeZero = *b
 		}
-		res, err := s.svc.ListStockLevels(r.Context(), principalFrom(r.Context()), readRequest(service.StockLevelQuery{Filter: f, Page: page}, v, readErr))
+		res, err := s.svc.ListStockLevels(r.Context(), principalFrom(r.Context()), readRequest(r, service.StockLevelQuery{Filter: f, Page: page}, v, readErr))
 		if err != nil {
 			return err
 		}
@@ -196,7 +196,7 @@ func (s *Server) handleTransactionList(w http.ResponseWriter, r *http.Request) e
 		}
 		f.Type = typ
 	}
-	res, err := s.svc.ListTransactions(r.Context(), principalFrom(r.Context()), readRequest(service.TransactionQuery{Filter: f, Page: page}, v, readErr))
+	res, err := s.svc.ListTransactions(r.Context(), principalFrom(r.Context()), readRequest(r, service.TransactionQuery{Filter: f, Page: page}, v, readErr))
 	if err != nil {
 		return err
 	}
@@ -210,7 +210,7 @@ func (s *Server) handleTransactionGet(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		err = stockroom.Errorf(stockroom.ENOTFOUND, "No transaction %q.", r.PathValue("id"))
 	}
-	t, err := s.svc.GetTransaction(r.Context(), principalFrom(r.Context()), readRequest(id, stockroom.Validation{}, err))
+	t, err := s.svc.GetTransaction(r.Context(), principalFrom(r.Context()), readRequest(r, id, stockroom.Validation{}, err))
 	if err != nil {
 		return err
 	}

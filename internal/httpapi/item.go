@@ -47,7 +47,7 @@ func (s *Server) handleItemQuery(w http.ResponseWriter, r *http.Request) error {
 	key, hasKey := q.get("key")
 	typ, hasType := q.get("type")
 	if hasKey || hasType {
-		req := readRequest(service.ItemLookup{Key: key, Type: typ}, stockroom.Validation{}, readErr)
+		req := readRequest(r, service.ItemLookup{Key: key, Type: typ}, stockroom.Validation{}, readErr)
 		it, err := s.svc.LookupItem(r.Context(), p, req)
 		if err != nil {
 			return err
@@ -61,7 +61,7 @@ func (s *Server) handleItemQuery(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			v.Add("Category", "must be an integer")
 		}
-		items, err := s.svc.ItemsInCategory(r.Context(), p, readRequest(cat, v, readErr))
+		items, err := s.svc.ItemsInCategory(r.Context(), p, readRequest(r, cat, v, readErr))
 		if err != nil {
 			return err
 		}
@@ -79,7 +79,7 @@ func (s *Server) handleItemListAll(w http.ResponseWriter, r *http.Request) error
 
 func (s *Server) listItems(w http.ResponseWriter, r *http.Request, q query, readErr error, all bool) error {
 	page, perr := parsePageRequest(q)
-	res, err := s.svc.ListItems(r.Context(), principalFrom(r.Context()), all, readRequest(page, validationOf(perr), readErr))
+	res, err := s.svc.ListItems(r.Context(), principalFrom(r.Context()), all, readRequest(r, page, validationOf(perr), readErr))
 	if err != nil {
 		return err
 	}
@@ -91,10 +91,11 @@ func (s *Server) listItems(w http.ResponseWriter, r *http.Request, q query, read
 func (s *Server) handleItemGet(w http.ResponseWriter, r *http.Request) error {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
-		err = stockroom.Errorf(stockroom.ENOTFOUND, "No item with partNo %q; to find an item by ShortID, use GET /Item?key=%s&type=id.",
-			r.PathValue("id"), url.QueryEscape(r.PathValue("id")))
+		// Most likely a ShortID, which has its own lookup.
+		key := r.PathValue("id")
+		err = stockroom.Errorf(stockroom.ENOTFOUND, "No item with partNo %q: the path takes a partNo; to find an item by ShortID, use GET /api/v1/Item?key=%s&type=id.", key, url.QueryEscape(key))
 	}
-	it, err := s.svc.GetItem(r.Context(), principalFrom(r.Context()), readRequest(id, stockroom.Validation{}, err))
+	it, err := s.svc.GetItem(r.Context(), principalFrom(r.Context()), readRequest(r, id, stockroom.Validation{}, err))
 	if err != nil {
 		return err
 	}
@@ -123,7 +124,7 @@ func (s *Server) handleItemCreate(w http.ResponseWriter, r *http.Request) error 
 // handleItemUpdate serves PUT /Item, a partial update.
 func (s *Server) handleItemUpdate(w http.ResponseWriter, r *http.Request) error {
 	ch, v, err := readItemChange(r)
-	it, err := s.svc.UpdateItem(r.Context(), principalFrom(r.Context()), readRequest(ch, v, err))
+	it, err := s.svc.UpdateItem(r.Context(), principalFrom(r.Context()), readRequest(r, ch, v, err))
 	if err != nil {
 		return err
 	}
@@ -134,7 +135,7 @@ func (s *Server) handleItemUpdate(w http.ResponseWriter, r *http.Request) error 
 // handleItemDelete serves DELETE /Item/{shortID}: the item is discontinued,
 // never removed.
 func (s *Server) handleItemDelete(w http.ResponseWriter, r *http.Request) error {
-	it, err := s.svc.DiscontinueItem(r.Context(), principalFrom(r.Context()), r.PathValue("shortID"))
+	it, err := s.svc.DiscontinueItem(r.Context(), principalFrom(r.Context()), readRequest(r, r.PathValue("shortID"), stockroom.Validation{}, nil))
 	if err != nil {
 		return err
 	}
@@ -148,7 +149,7 @@ func (s *Server) handleAliasList(w http.ResponseWriter, r *http.Request) error {
 	page, perr := parsePageRequest(q)
 	itemID, _ := q.get("itemID")
 	res, err := s.svc.ListAliases(r.Context(), principalFrom(r.Context()),
-		readRequest(service.AliasQuery{ItemID: itemID, Page: page}, validationOf(perr), readErr))
+		readRequest(r, service.AliasQuery{ItemID: itemID, Page: page}, validationOf(perr), readErr))
 	if err != nil {
 		return err
 	}
@@ -172,7 +173,7 @@ func (s *Server) handleAliasCreate(w http.ResponseWriter, r *http.Request) error
 
 // handleAliasDelete serves DELETE /Alias/{alias}.
 func (s *Server) handleAliasDelete(w http.ResponseWriter, r *http.Request) error {
-	al, err := s.svc.DeleteAlias(r.Context(), principalFrom(r.Context()), r.PathValue("alias"))
+	al, err := s.svc.DeleteAlias(r.Context(), principalFrom(r.Context()), readRequest(r, r.PathValue("alias"), stockroom.Validation{}, nil))
 	if err != nil {
 		return err
 	}

@@ -104,5 +104,5 @@ func queryOf(r *http.Request) (query, error) {
 func pageOnly(r *http.Request) service.Request[stockroom.PageRequest] {
 	q, readErr := queryOf(r)
 	page, err := parsePageRequest(q)
-	return readRequest(page, validationOf(err), readErr)
+	return readRequest(r, page, validationOf(err), readErr)
 }

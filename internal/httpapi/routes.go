@@ -74,7 +74,9 @@ func (s *Server) routes() []route {
 }
 
 // endpoint wraps a route's handler with what comes before it: the
-// authentication and the rate limit (contract §2), and the reading of an
+// authentication and the rate limit (contract §2); the checks every route
+// shares of the body's encoding and the parameters' text, whose refusals the
+// service reports in their place in the order; and the reading of an
 // Idempotency-Key, whose refusals it records as the key's answer.
 func (s *Server) endpoint(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -84,7 +86,14 @@ func (s *Server) endpoint(rt route) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
-		if r.Method == http.MethodPost && !rt.public && r.Header.Get("Idempotency-Key") != "" {
+		if err := checkInput(r, rt); err != nil {
+			if rt.public {
+				s.writeError(w, r, err)
+				return
+			}
+			info.inputErr = err
+		}
+		if r.Method == http.MethodPost && !rt.public && info.inputErr == nil && r.Header.Get("Idempotency-Key") != "" {
 			s.readKey(r, info)
 		}
 		if err := rt.handle(w, r); err != nil {

@@ -11,8 +11,10 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"path"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,6 +60,9 @@ type Server struct {
 	// segments maps lower-cased literal path segments of the routes to their
 	// canonical spelling, for clients that do not match the documented case.
 	segments map[string]string
+	// literals maps each route path without wildcards to the methods it
+	// allows, as the Allow header lists them.
+	literals map[string][]string
 }
 
 // New returns a Server with every route registered.
@@ -72,6 +77,7 @@ func New(cfg Config) *Server {
 		docs:         docs.Handler("/api/v1/openapi.json"),
 		mux:          http.NewServeMux(),
 		segments:     map[string]string{},
+		literals:     map[string][]string{},
 	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
@@ -81,11 +87,18 @@ func New(cfg Config) *Server {
 	}
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.pattern, s.endpoint(rt))
-		_, path, _ := strings.Cut(rt.pattern, " ")
-		for seg := range strings.SplitSeq(path, "/") {
+		method, routePath, _ := strings.Cut(rt.pattern, " ")
+		for seg := range strings.SplitSeq(routePath, "/") {
 			if seg != "" && !strings.HasPrefix(seg, "{") {
 				s.segments[strings.ToLower(seg)] = seg
 			}
+		}
+		if !strings.Contains(routePath, "{") {
+			s.literals[routePath] = append(s.literals[routePath], method)
+			if method == http.MethodGet {
+				s.literals[routePath] = append(s.literals[routePath], http.MethodHead)
+			}
+			slices.Sort(s.literals[routePath])
 		}
 	}
 	return s
@@ -94,7 +107,7 @@ func New(cfg Config) *Server {
 // ServeHTTP runs the pipeline every request passes, routed or not.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	info := &reqInfo{id: requestID(r.Header.Get("X-Request-ID"))}
+	info := &reqInfo{id: requestID(r.Header.Get("X-Request-ID")), body: r.Body, conn: http.NewResponseController(w)}
 	w.Header().Set("X-Request-ID", info.id)
 	w.Header().Set("X-API-Version", "v1")
 	sw := &statusWriter{ResponseWriter: w}
@@ -117,22 +130,53 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				s.writeError(sw, r, stockroom.Errorf(stockroom.EINTERNAL, stockroom.MsgInternal))
 			}
 		}
-		d := time.Since(start)
-		s.logAccess(r, info, sw, d)
-		s.metrics.Request(info.route, sw.status, d)
+		d, status := time.Since(start), sw.status
+		if info.clientGone {
+			status = statusClientClosed
+		}
+		s.logAccess(r, info, status, sw.bytes, d)
+		s.metrics.Request(info.route, status, d)
 	}()
 
 	if r.ContentLength > MaxBodyBytes {
 		s.writeError(sw, r, stockroom.Errorf(stockroom.ETOOLARGE, "The request body is larger than 1 MiB."))
 		return
 	}
-	if _, pattern := s.mux.Handler(r); pattern == "" {
-		if !s.canonicalizePath(r) {
-			s.notRouted(sw, r)
-			return
-		}
+	if p := r.URL.EscapedPath(); r.Method != http.MethodConnect && cleanPath(p) != p {
+		// The mux would redirect to the clean path, with an HTML page.
+		s.writeError(sw, r, stockroom.Errorf(stockroom.ENOTFOUND, "No resource at %s; paths have no empty, . or .. segments.", r.URL.Path))
+		return
+	}
+	_, pattern := s.mux.Handler(r)
+	routed := pattern != "" || s.canonicalizePath(r)
+	if allow, ok := s.literals[r.URL.Path]; ok && !slices.Contains(allow, r.Method) {
+		// A literal path of another method's route, which a wildcard
+		// route may have taken (GET /Inventory/Receive as warehouse
+		// "Receive").
+		s.methodNotAllowed(sw, r, strings.Join(allow, ", "))
+		return
+	}
+	if !routed {
+		s.notRouted(sw, r)
+		return
 	}
 	s.mux.ServeHTTP(sw, r)
+}
+
+// cleanPath is the path as the mux cleans it before routing: no empty, "."
+// or ".." segments, with a trailing slash kept.
+func cleanPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	if p[0] != '/' {
+		p = "/" + p
+	}
+	np := path.Clean(p)
+	if p[len(p)-1] == '/' && np != "/" {
+		np += "/"
+	}
+	return np
 }
 
 // canonicalizePath rewrites the literal segments of r's path to the case the
@@ -173,26 +217,35 @@ func (s *Server) notRouted(w http.ResponseWriter, r *http.Request) {
 	rec := &headerRecorder{header: http.Header{}}
 	h.ServeHTTP(rec, r)
 	if rec.status == http.StatusMethodNotAllowed {
-		w.Header().Set("Allow", rec.header.Get("Allow"))
-		s.writeError(w, r, stockroom.Errorf(stockroom.EMETHOD, "Method %s is not allowed here; allowed: %s.", r.Method, rec.header.Get("Allow")))
+		s.methodNotAllowed(w, r, rec.header.Get("Allow"))
 		return
 	}
 	s.writeError(w, r, stockroom.Errorf(stockroom.ENOTFOUND, "No resource at %s.", r.URL.Path))
 }
 
-func (s *Server) logAccess(r *http.Request, info *reqInfo, sw *statusWriter, d time.Duration) {
+func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request, allow string) {
+	w.Header().Set("Allow", allow)
+	s.writeError(w, r, stockroom.Errorf(stockroom.EMETHOD, "Method %s is not allowed here; allowed: %s.", r.Method, allow))
+}
+
+// logAccess writes a request's line in the access log: at ERROR for a 5xx,
+// at WARN for a client that hung up, else at INFO.
+func (s *Server) logAccess(r *http.Request, info *reqInfo, status int, bytes int64, d time.Duration) {
 	level := slog.LevelInfo
-	if sw.status >= 500 {
+	switch {
+	case status >= 500:
 		level = slog.LevelError
+	case status == statusClientClosed:
+		level = slog.LevelWarn
 	}
 	s.logger.LogAttrs(r.Context(), level, "request",
 		slog.String("request_id", info.id),
 		slog.String("method", r.Method),
 		slog.String("route", info.route),
 		slog.String("path", r.URL.Path),
-		slog.Int("status", sw.status),
+		slog.Int("status", status),
 		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
-		slog.Int64("bytes", sw.bytes),
+		slog.Int64("bytes", bytes),
 		slog.String("client_id", info.clientID),
 		slog.String("remote", r.RemoteAddr))
 }

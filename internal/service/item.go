@@ -142,12 +142,15 @@ func (s *Service) updateItem(ctx context.Context, ch stockroom.ItemChange) (stoc
 
 // DiscontinueItem marks an item discontinued. Repeating it changes nothing
 // and succeeds.
-func (s *Service) DiscontinueItem(ctx context.Context, p *stockroom.Principal, shortID string) (stockroom.Item, error) {
+func (s *Service) DiscontinueItem(ctx context.Context, p *stockroom.Principal, req Request[string]) (stockroom.Item, error) {
 	if err := s.admit(p, stockroom.PermItemWrite, true, nil, nil); err != nil {
 		return stockroom.Item{}, err
 	}
+	if err := req.problems(); err != nil {
+		return stockroom.Item{}, err
+	}
 	yes := true
-	return s.updateItem(ctx, stockroom.ItemChange{ShortID: trimmed(shortID), Discontinued: &yes})
+	return s.updateItem(ctx, stockroom.ItemChange{ShortID: trimmed(req.In), Discontinued: &yes})
 }
 
 // later returns now, or a microsecond after prev if the clock (of this
@@ -207,10 +210,14 @@ func (s *Service) CreateAlias(ctx context.Context, p *stockroom.Principal, req R
 }
 
 // DeleteAlias removes an alias.
-func (s *Service) DeleteAlias(ctx context.Context, p *stockroom.Principal, alias string) (stockroom.Alias, error) {
+func (s *Service) DeleteAlias(ctx context.Context, p *stockroom.Principal, req Request[string]) (stockroom.Alias, error) {
 	if err := s.admit(p, stockroom.PermItemWrite, true, nil, nil); err != nil {
 		return stockroom.Alias{}, err
 	}
+	if err := req.problems(); err != nil {
+		return stockroom.Alias{}, err
+	}
+	alias := req.In
 	al, err := s.db.DeleteAlias(ctx, trimmed(alias))
 	if errors.Is(err, stockroom.ErrNotFound) {
 		err = stockroom.Errorf(stockroom.ENOTFOUND, "No alias %q.", trimmed(alias))

@@ -68,9 +68,13 @@ func (s *Service) GetTransaction(ctx context.Context, p *stockroom.Principal, re
 	return t, err
 }
 
-// admitRead admits an inventory read, with its query's problems, and then
-// the warehouse it names, if any.
-func (s *Service) admitRead(ctx context.Context, p *stockroom.Principal, req interface{ problems() error }, wid int64) error {
+// admitRead admits a read of permission 11 in the contract's order: its
+// query's problems, the warehouse it names, if any, and a path that names
+// nothing.
+func (s *Service) admitRead(ctx context.Context, p *stockroom.Principal, req interface {
+	problems() error
+	missing() error
+}, wid int64) error {
 	if err := s.admit(p, stockroom.PermItemRead, false, nil, nil); err != nil {
 		return err
 	}
@@ -78,9 +82,11 @@ func (s *Service) admitRead(ctx context.Context, p *stockroom.Principal, req int
 		return err
 	}
 	if wid != 0 {
-		return s.authorizeWarehouse(ctx, p, wid)
+		if err := s.authorizeWarehouse(ctx, p, wid); err != nil {
+			return err
+		}
 	}
-	return nil
+	return req.missing()
 }
 
 // problems reports what could not be read of a request, then its fields'
@@ -91,6 +97,9 @@ func (r Request[T]) problems() error {
 	}
 	return r.Problems.Err()
 }
+
+// missing reports a path that names nothing.
+func (r Request[T]) missing() error { return r.Missing }
 
 // Audit checks the inventory's invariants over the whole database.
 func (s *Service) Audit(ctx context.Context) ([]stockroom.Discrepancy, error) {

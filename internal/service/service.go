@@ -82,6 +82,9 @@ type Request[T any] struct {
 	// wrong JSON type, say), reported together with the service's own
 	// validation of the rest.
 	Problems stockroom.Validation
+	// Missing is a path that names nothing there can be (a warehouse id
+	// that is not a number, say), reported where existence is checked.
+	Missing error
 	// Key is the request's Idempotency-Key; nil when it has none.
 	Key *stockroom.IdempotencyKey
 }
