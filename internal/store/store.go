@@ -37,6 +37,9 @@ type DB struct {
 	read *sql.DB
 	// directOffset: see SetDirectOffset.
 	directOffset int64
+	// observeSends, when set (by tests), is told how many pipelines each
+	// committed PostgreSQL transaction sent.
+	observeSends func(int)
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" or a
@@ -208,6 +211,11 @@ func (db *DB) inTx(ctx context.Context, pool *sql.DB, opts *sql.TxOptions, fn fu
 	}
 	return db.classify(tx.Commit())
 }
+
+// ObserveRoundTripsForTest has f told how many round trips (pipelines
+// sent) each committed PostgreSQL write transaction took. The behaviour
+// suite uses it to hold the write path to its count; nothing else should.
+func (db *DB) ObserveRoundTripsForTest(f func(int)) { db.observeSends = f }
 
 // ExecForTest runs a statement outside the store's methods. The behaviour
 // suite uses it to prove that the ledger refuses changes; nothing else should.

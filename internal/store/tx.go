@@ -28,6 +28,10 @@ type Tx struct {
 	// checks run after the next flush, before the caller sees its results:
 	// the verdict on an idempotency key queued at the start.
 	checks []func() error
+	// sends counts the pipelines sent: the round trips of the transaction
+	// on PostgreSQL, once its statements are prepared on the connection.
+	sends   int
+	observe func(sends int) // for tests: told the sends of each commit
 }
 
 // stmt is one queued statement.
@@ -103,18 +107,17 @@ func (t *Tx) flush() error {
 
 // flushPostgres sends the queue as one pipeline, opened by BEGIN the first
 // time and closed by COMMIT when commitTag is given, which receives the
-// COMMIT's command tag.
+// COMMIT's command tag. A statement's error names the statement.
 func (t *Tx) flushPostgres(commitTag *pgconn.CommandTag) error {
 	b := &pgx.Batch{}
 	if !t.begun {
 		b.Queue("BEGIN")
 		t.begun = true
 	}
+	t.sends++
 	for _, s := range t.queue {
-		q := b.Queue(s.sql, s.args...)
-		if s.read != nil {
-			read := s.read
-			q.Query(func(r pgx.Rows) error { return read(r) })
+		b.Queue(s.sql, s.args...).Fn = func(br pgx.BatchResults) error {
+			return stmtError(s.sql, s.receive(br))
 		}
 	}
 	if commitTag != nil {
@@ -126,10 +129,34 @@ func (t *Tx) flushPostgres(commitTag *pgconn.CommandTag) error {
 	return t.pg.SendBatch(t.ctx, b).Close()
 }
 
+// receive reads the result of s from a pipeline.
+func (s stmt) receive(br pgx.BatchResults) error {
+	if s.read == nil {
+		_, err := br.Exec()
+		return err
+	}
+	r, _ := br.Query() // an error is in r.Err()
+	defer r.Close()
+	if err := s.read(r); err != nil {
+		return err
+	}
+	r.Close()
+	return r.Err()
+}
+
+// stmtError names the statement an error came from, keeping the error
+// itself for errors.Is and errors.As.
+func stmtError(query string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", firstLine(query), err)
+}
+
 func (t *Tx) flushSQLite() error {
 	for _, s := range t.queue {
-		if err := t.runSQLite(s); err != nil {
-			return fmt.Errorf("%s: %w", firstLine(s.sql), err)
+		if err := stmtError(s.sql, t.runSQLite(s)); err != nil {
+			return err
 		}
 	}
 	return nil

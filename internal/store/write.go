@@ -66,7 +66,7 @@ func (db *DB) attempt(ctx context.Context, key *stockroom.IdempotencyKey, fn fun
 		if !ok {
 			return fmt.Errorf("postgres connection is a %T", driverConn)
 		}
-		return (&Tx{ctx: ctx, pg: c.Conn()}).run(key, fn)
+		return (&Tx{ctx: ctx, pg: c.Conn(), observe: db.observeSends}).run(key, fn)
 	})
 }
 
@@ -91,6 +91,9 @@ func (t *Tx) run(key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) er
 	}
 	if key != nil {
 		key.Recorded = &reply
+	}
+	if t.observe != nil {
+		t.observe(t.sends)
 	}
 	return nil
 }

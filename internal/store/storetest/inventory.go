@@ -395,6 +395,7 @@ func (h *harness) testInventory(t *testing.T) {
 		}
 	})
 	t.Run("ConcurrentTransactionsKeepInvariants", h.testInventoryConcurrency)
+	t.Run("RoundTrips", h.testRoundTrips)
 }
 
 func (h *harness) testInventoryLists(t *testing.T) {

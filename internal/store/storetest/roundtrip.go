@@ -1,0 +1,68 @@
+package storetest
+
+import (
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/store"
+)
+
+// testRoundTrips holds each stock transaction on PostgreSQL to its number of
+// round trips (pipelines sent, BEGIN and COMMIT riding in the first and the
+// last), with an Idempotency-Key as the API sends one. Issue 11 allows 5.
+func (h *harness) testRoundTrips(t *testing.T) {
+	s := h.openStock(t)
+	if s.Engine() != store.Postgres {
+		t.Skip("SQLite runs in the process: it has no round trips")
+	}
+	var last atomic.Int64
+	s.ObserveRoundTripsForTest(func(n int) { last.Store(int64(n)) })
+	keys := 0
+	key := func() *stockroom.IdempotencyKey {
+		keys++
+		return &stockroom.IdempotencyKey{ClientID: "c", Key: fmt.Sprint("rt-", keys), RequestHash: "h", Time: t0,
+			Answer: func(any) stockroom.Reply { return stockroom.Reply{Status: 200, ContentType: "application/json", Body: []byte("{}")} }}
+	}
+	var (
+		recNo int64
+		held  bool
+	)
+	for _, op := range []struct {
+		name string
+		want int64
+		run  func() error
+	}{
+		{"receive", 2, func() error {
+			res, err := s.Receive(ctx, key(), stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Units: u(10)}}, s.entry())
+			recNo = res.RecNo
+			return err
+		}},
+		{"issue", 3, func() error {
+			_, err := s.Withdraw(ctx, key(), stockroom.Withdrawal{Type: stockroom.TxIssue, PartNo: s.a.PartNo, WID: 1, Units: u(1)}, s.entry())
+			return err
+		}},
+		{"move", 3, func() error {
+			_, err := s.Withdraw(ctx, key(), stockroom.Withdrawal{Type: stockroom.TxMove, PartNo: s.a.PartNo, WID: 1, ToWID: 2, ToSpot: "B", Units: u(1)}, s.entry())
+			return err
+		}},
+		{"hold or release", 3, func() error {
+			held = !held
+			_, err := s.SetHold(ctx, key(), recNo, held, s.entry(), func(stockroom.Lot) error { return nil })
+			return err
+		}},
+	} {
+		// Runs after the first on a connection find its statements
+		// prepared; what is counted is the steady state.
+		for range 3 {
+			last.Store(0)
+			if err := op.run(); err != nil {
+				t.Fatalf("%s: %v", op.name, err)
+			}
+		}
+		if got := last.Load(); got != op.want {
+			t.Errorf("%s took %d round trips, want %d", op.name, got, op.want)
+		}
+	}
+}
