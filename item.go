@@ -91,8 +91,8 @@ func (c *ItemChange) Validate(v *Validation) {
 			v.Add(field, "must be between 0 and 2147483647")
 		}
 	}
-	if c.Units != nil && c.Units.Sign() < 0 {
-		v.Add("units", "must be 0 or greater")
+	if c.Units != nil {
+		checkNonNegative(v, "units", *c.Units)
 	}
 }
 

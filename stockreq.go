@@ -200,11 +200,21 @@ func checkQuantity(v *Validation, field string, u Units) {
 	if u.Sign() <= 0 {
 		v.Add(field, "must be greater than 0")
 	}
+	checkAtMost(v, field, u)
 }
 
 func checkNonNegative(v *Validation, field string, u Units) {
 	if !v.Has(field) && u.Sign() < 0 {
 		v.Add(field, "must be 0 or greater")
+	}
+	checkAtMost(v, field, u)
+}
+
+// checkAtMost holds a request's quantity to MaxQuantity, so that sums of
+// many of them stay within what is kept.
+func checkAtMost(v *Validation, field string, u Units) {
+	if !v.Has(field) && MaxQuantity().Less(u) {
+		v.Add(field, "must be at most "+MaxQuantity().String())
 	}
 }
 

@@ -32,9 +32,9 @@ const maxQuantity = 1_000_000_000_000 * UnitScale
 // refused before it can overflow.
 const maxFigure = 8_000_000_000_000 * UnitScale
 
-// Whole returns n whole units. n must lie within ±1,000,000,000,000.
+// Whole returns n whole units. n must lie within ±8,000,000,000,000.
 func Whole(n int64) Units {
-	if n > maxQuantity/UnitScale || n < -maxQuantity/UnitScale {
+	if n > maxFigure/UnitScale || n < -maxFigure/UnitScale {
 		panic(fmt.Sprintf("stockroom.Whole(%d): out of range", n))
 	}
 	return Units{n * UnitScale}
@@ -94,6 +94,10 @@ func (u Units) IsFigure() bool { return u.micros <= maxFigure && u.micros >= -ma
 // MaxFigure is the largest figure kept, as the text of refusals says it.
 func MaxFigure() Units { return Units{maxFigure} }
 
+// MaxQuantity is the largest quantity one request may carry: a trillion
+// whole units.
+func MaxQuantity() Units { return Units{maxQuantity} }
+
 // Errors of ParseUnits, written to follow a field name in validation details.
 var (
 	errUnitsSyntax    = errors.New("must be a decimal number")
@@ -105,8 +109,9 @@ var (
 var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
 
 // ParseUnits reads a decimal number exactly, as written in JSON (exponents
-// allowed). More than six digits after the point, or a magnitude beyond one
-// trillion units, is an error; the value is never rounded.
+// allowed). More than six digits after the point, or a magnitude beyond the
+// largest figure kept (MaxFigure), is an error; the value is never rounded.
+// A request's quantities are held to MaxQuantity by their validation.
 func ParseUnits(s string) (Units, error) {
 	if len(s) > 64 || !jsonNumber.MatchString(s) {
 		return Units{}, errUnitsSyntax
@@ -127,7 +132,7 @@ func ParseUnits(s string) (Units, error) {
 		return Units{}, errUnitsPrecision
 	}
 	n := r.Num()
-	if !n.IsInt64() || n.Int64() > maxQuantity || n.Int64() < -maxQuantity {
+	if !n.IsInt64() || n.Int64() > maxFigure || n.Int64() < -maxFigure {
 		return Units{}, errUnitsRange
 	}
 	return Units{n.Int64()}, nil
