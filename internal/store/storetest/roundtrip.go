@@ -23,7 +23,9 @@ func (h *harness) testRoundTrips(t *testing.T) {
 	key := func() *stockroom.IdempotencyKey {
 		keys++
 		return &stockroom.IdempotencyKey{ClientID: "c", Key: fmt.Sprint("rt-", keys), RequestHash: "h", Time: t0,
-			Answer: func(any) stockroom.Reply { return stockroom.Reply{Status: 200, ContentType: "application/json", Body: []byte("{}")} }}
+			Answer: func(any) stockroom.Reply {
+				return stockroom.Reply{Status: 200, ContentType: "application/json", Body: []byte("{}")}
+			}}
 	}
 	var (
 		recNo int64
