@@ -39,22 +39,12 @@ const defaultRetryAfter = 30 * time.Second
 
 // do sends a call, waiting out rate limits, renewing the token once on a
 // 401 and retrying transport failures, 502/503/504 and a POST's 409 "still
-// in progress" within the client's limits, and decodes a 2xx body into out (unless out is nil). It returns the
-// headers of the final response.
+// in progress" within the client's limits, and decodes a 2xx body into out
+// (unless out is nil). It returns the headers of the final response.
 func (c *Client) do(ctx context.Context, cl call, out any) (http.Header, error) {
-	var (
-		body        []byte
-		contentType string
-	)
-	switch {
-	case cl.form != nil:
-		body, contentType = []byte(cl.form.Encode()), "application/x-www-form-urlencoded"
-	case cl.body != nil:
-		var err error
-		if body, err = json.Marshal(cl.body); err != nil {
-			return nil, fmt.Errorf("stockroom: %s %s: encode body: %w", cl.method, cl.path, err)
-		}
-		contentType = "application/json"
+	body, contentType, err := cl.encode()
+	if err != nil {
+		return nil, err
 	}
 	key := ""
 	if cl.method == http.MethodPost && !cl.public {
@@ -86,15 +76,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) (http.Header, error) 
 			return nil, fmt.Errorf("stockroom: %s %s: %w", cl.method, cl.path, err)
 		}
 		if status >= 200 && status < 300 {
-			if out == nil || len(respBody) == 0 {
-				return header, nil
-			}
-			dec := json.NewDecoder(bytes.NewReader(respBody))
-			dec.UseNumber() // free-form numbers (a ledger entry's details) stay exact
-			if err := dec.Decode(out); err != nil {
-				return header, fmt.Errorf("stockroom: %s %s: decode response: %w", cl.method, cl.path, err)
-			}
-			return header, nil
+			return header, cl.decode(respBody, out)
 		}
 		apiErr := errorFrom(status, header, respBody)
 		switch {
@@ -131,6 +113,35 @@ func (c *Client) do(ctx context.Context, cl call, out any) (http.Header, error) 
 		}
 		return header, apiErr
 	}
+}
+
+// encode returns the call's body and its Content-Type: a form, JSON, or
+// none.
+func (cl call) encode() ([]byte, string, error) {
+	switch {
+	case cl.form != nil:
+		return []byte(cl.form.Encode()), "application/x-www-form-urlencoded", nil
+	case cl.body != nil:
+		body, err := json.Marshal(cl.body)
+		if err != nil {
+			return nil, "", fmt.Errorf("stockroom: %s %s: encode body: %w", cl.method, cl.path, err)
+		}
+		return body, "application/json", nil
+	}
+	return nil, "", nil
+}
+
+// decode reads a 2xx body into out, unless out is nil.
+func (cl call) decode(body []byte, out any) error {
+	if out == nil || len(body) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber() // free-form numbers (a ledger entry's details) stay exact
+	if err := dec.Decode(out); err != nil {
+		return fmt.Errorf("stockroom: %s %s: decode response: %w", cl.method, cl.path, err)
+	}
+	return nil
 }
 
 // send makes one HTTP exchange and reads the whole response. An error means

@@ -78,28 +78,8 @@ func serve(ctx context.Context, e env, cfg serveConfig) error {
 	}
 	defer db.Close()
 	logger.Info("database opened", databaseAttrs(cfg.DB)...)
-
-	id, secret, created, err := svc.Bootstrap(ctx)
-	if err != nil {
-		return fmt.Errorf("first-start setup: %w", err)
-	}
-	// The credential goes to standard output, apart from the log lines on
-	// standard error, so that it can be kept (or kept out of a log
-	// collector) on its own.
-	if created {
-		fmt.Fprintf(e.stdout, `
-================================================================================
- Stockroom set up a new database: warehouse 1 "Main", the default reason codes
- and an administrator client with every permission on every warehouse.
-
-   client_id=%s
-   client_secret=%s
-
- Save the secret now. Only its hash is stored; it is never shown again.
- (A lost secret is replaced with: stockroom client rotate-secret --id ID)
-================================================================================
-
-`, id, secret)
+	if err := firstStart(ctx, e, svc); err != nil {
+		return err
 	}
 
 	m := metrics.New()
@@ -115,23 +95,58 @@ func serve(ctx context.Context, e env, cfg serveConfig) error {
 	}
 	api := httpapi.New(httpapi.Config{Service: svc, Logger: logger, RequestTimeout: cfg.Timeout,
 		Limiter: limiter, RealIPHeader: cfg.RealIPHeader, Metrics: m})
+	servers, listeners, err := listen(cfg, api, m, logger)
+	if err != nil {
+		return err
+	}
+	go sweepIdempotencyKeys(ctx, svc, logger)
+	return runServers(ctx, servers, listeners, logger)
+}
 
-	// The API sees every request but GET /metrics, which is served beside it
-	// or on an address of its own.
-	var handler http.Handler = api
+// firstStart sets up a new database. The credential it creates goes to
+// standard output, apart from the log lines on standard error, so that it
+// can be kept (or kept out of a log collector) on its own.
+func firstStart(ctx context.Context, e env, svc *service.Service) error {
+	id, secret, created, err := svc.Bootstrap(ctx)
+	if err != nil {
+		return fmt.Errorf("first-start setup: %w", err)
+	}
+	if created {
+		fmt.Fprintf(e.stdout, `
+================================================================================
+ Stockroom set up a new database: warehouse 1 "Main", the default reason codes
+ and an administrator client with every permission on every warehouse.
+
+   client_id=%s
+   client_secret=%s
+
+ Save the secret now. Only its hash is stored; it is never shown again.
+ (A lost secret is replaced with: stockroom client rotate-secret --id ID)
+================================================================================
+
+`, id, secret)
+	}
+	return nil
+}
+
+// listen opens the API's address, and the metrics' own when it has one. The
+// API sees every request but GET /metrics, which is served beside it or on
+// its address.
+func listen(cfg serveConfig, api http.Handler, m *metrics.Metrics, logger *slog.Logger) ([]*http.Server, []net.Listener, error) {
+	handler := api
 	if cfg.MetricsAddr == "" {
 		handler = withMetrics(api, m.Handler())
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	servers, listeners := []*http.Server{newHTTPServer(handler, logger, cfg.Timeout)}, []net.Listener{ln}
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)
 		if err != nil {
 			ln.Close()
-			return err
+			return nil, nil, err
 		}
 		servers = append(servers, newHTTPServer(withMetrics(http.NotFoundHandler(), m.Handler()), logger, cfg.Timeout))
 		listeners = append(listeners, mln)
@@ -139,8 +154,12 @@ func serve(ctx context.Context, e env, cfg serveConfig) error {
 	}
 	logger.Info("listening", "addr", ln.Addr().String(), "token_ttl", cfg.TokenTTL.String(),
 		"rate_limit", cfg.RateLimit, "redis", cfg.Redis != "")
+	return servers, listeners, nil
+}
 
-	go sweepIdempotencyKeys(ctx, svc, logger)
+// runServers serves until ctx ends, then gives the requests in flight up to
+// shutdownGrace to finish.
+func runServers(ctx context.Context, servers []*http.Server, listeners []net.Listener, logger *slog.Logger) error {
 	errc := make(chan error, len(servers))
 	for i, srv := range servers {
 		go func() { errc <- srv.Serve(listeners[i]) }()

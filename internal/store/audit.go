@@ -29,87 +29,92 @@ func (db *DB) Audit(ctx context.Context) ([]stockroom.Discrepancy, error) {
 		found = append(found, stockroom.Discrepancy{What: fmt.Sprintf(format, args...)})
 	}
 	err := db.inReadTx(ctx, func(tx *sql.Tx) error {
-		checks := []struct {
-			query string
-			scan  func(*sql.Rows) error
-		}{
-			{`SELECT rec_no, units FROM lots WHERE units < 0`, func(r *sql.Rows) error {
-				var rec, units int64
-				err := r.Scan(&rec, &units)
-				report("lot %d holds %s units", rec, stockroom.FromMicros(units))
-				return err
-			}},
-			{`SELECT rec_no, units, active, shipped IS NOT NULL FROM lots
-			  WHERE (units = 0 AND (active OR shipped IS NULL)) OR (units > 0 AND (NOT active OR shipped IS NOT NULL))`,
-				func(r *sql.Rows) error {
-					var (
-						rec, units      int64
-						active, shipped bool
-					)
-					err := r.Scan(&rec, &units, &active, &shipped)
-					report("lot %d holds %s units but active=%t shipped=%t", rec, stockroom.FromMicros(units), active, shipped)
-					return err
-				}},
-			{`SELECT l.rec_no, l.units, COALESCE(g.units, 0)
-			  FROM lots l LEFT JOIN (
-				SELECT rec_no, SUM(units) AS units FROM transaction_lines GROUP BY rec_no
-			  ) g ON g.rec_no = l.rec_no
-			  WHERE l.units <> COALESCE(g.units, 0)`,
-				func(r *sql.Rows) error {
-					var rec, units, ledger int64
-					err := r.Scan(&rec, &units, &ledger)
-					report("lot %d holds %s units but its ledger lines sum to %s", rec, stockroom.FromMicros(units), stockroom.FromMicros(ledger))
-					return err
-				}},
-			{`SELECT k.part_no, k.wid, COALESCE(s.in_stock, 0), COALESCE(s.on_hold, 0),
-				COALESCE(l.units, 0), COALESCE(l.held, 0), COALESCE(g.units, 0)
-			  FROM (
-				SELECT part_no, wid FROM stock_levels
-				UNION SELECT part_no, wid FROM lots
-				UNION SELECT part_no, wid FROM transaction_lines
-			  ) k
-			  LEFT JOIN stock_levels s ON s.part_no = k.part_no AND s.wid = k.wid
-			  LEFT JOIN (
-				SELECT part_no, wid, SUM(units) AS units, SUM(CASE WHEN hold THEN units ELSE 0 END) AS held
-				FROM lots GROUP BY part_no, wid
-			  ) l ON l.part_no = k.part_no AND l.wid = k.wid
-			  LEFT JOIN (
-				SELECT part_no, wid, SUM(units) AS units FROM transaction_lines GROUP BY part_no, wid
-			  ) g ON g.part_no = k.part_no AND g.wid = k.wid
-			  WHERE COALESCE(s.in_stock, 0) <> COALESCE(l.units, 0)
-				OR COALESCE(s.in_stock, 0) <> COALESCE(g.units, 0)
-				OR COALESCE(s.on_hold, 0) <> COALESCE(l.held, 0)`,
-				func(r *sql.Rows) error {
-					var part, wid, inStock, onHold, lots, held, ledger int64
-					err := r.Scan(&part, &wid, &inStock, &onHold, &lots, &held, &ledger)
-					report("item %d in warehouse %d: inStock %s, lots %s, ledger %s; onHold %s, held lots %s", part, wid,
-						stockroom.FromMicros(inStock), stockroom.FromMicros(lots), stockroom.FromMicros(ledger), stockroom.FromMicros(onHold), stockroom.FromMicros(held))
-					return err
-				}},
-		}
-		checks = append(checks, struct {
-			query string
-			scan  func(*sql.Rows) error
-		}{`SELECT COALESCE(t.part_no, l.part_no), COALESCE(t.in_stock, 0), COALESCE(t.on_hold, 0), COALESCE(l.in_stock, 0), COALESCE(l.on_hold, 0)
-			FROM stock_totals t FULL OUTER JOIN (
-				SELECT part_no, SUM(in_stock) AS in_stock, SUM(on_hold) AS on_hold FROM stock_levels GROUP BY part_no
-			) l ON l.part_no = t.part_no
-			WHERE COALESCE(t.in_stock, 0) <> COALESCE(l.in_stock, 0) OR COALESCE(t.on_hold, 0) <> COALESCE(l.on_hold, 0)`,
-			func(r *sql.Rows) error {
-				var part, tin, thold, lin, lhold int64
-				err := r.Scan(&part, &tin, &thold, &lin, &lhold)
-				report("item %d: all-warehouse total inStock %s onHold %s, warehouses sum to %s and %s", part,
-					stockroom.FromMicros(tin), stockroom.FromMicros(thold), stockroom.FromMicros(lin), stockroom.FromMicros(lhold))
-				return err
-			}})
-		for _, c := range checks {
-			if err := eachRow(ctx, tx, c.query, c.scan); err != nil {
+		for _, c := range auditChecks {
+			if err := c.run(ctx, tx, report); err != nil {
 				return err
 			}
 		}
 		return db.auditCounts(ctx, tx, report)
 	})
 	return found, err
+}
+
+// auditCheck is one invariant: a query for the rows that break it, whose
+// columns are all integers, the first ids of them identifiers and the rest
+// figures (counts of millionths), and the format that describes such a row,
+// with the values in column order.
+type auditCheck struct {
+	query  string
+	ids    int
+	format string
+}
+
+var auditChecks = []auditCheck{
+	{`SELECT rec_no, units FROM lots WHERE units < 0`, 1, "lot %d holds %s units"},
+	{`SELECT rec_no FROM lots WHERE units = 0 AND (active OR shipped IS NULL)`,
+		1, "lot %d is empty but is not marked inactive and shipped"},
+	{`SELECT rec_no, units FROM lots WHERE units > 0 AND (NOT active OR shipped IS NOT NULL)`,
+		1, "lot %d holds %s units but is marked inactive or shipped"},
+	{`SELECT l.rec_no, l.units, COALESCE(g.units, 0)
+	  FROM lots l LEFT JOIN (
+		SELECT rec_no, SUM(units) AS units FROM transaction_lines GROUP BY rec_no
+	  ) g ON g.rec_no = l.rec_no
+	  WHERE l.units <> COALESCE(g.units, 0)`,
+		1, "lot %d holds %s units but its ledger lines sum to %s"},
+	{`SELECT k.part_no, k.wid, COALESCE(s.in_stock, 0), COALESCE(l.units, 0), COALESCE(g.units, 0),
+		COALESCE(s.on_hold, 0), COALESCE(l.held, 0)
+	  FROM (
+		SELECT part_no, wid FROM stock_levels
+		UNION SELECT part_no, wid FROM lots
+		UNION SELECT part_no, wid FROM transaction_lines
+	  ) k
+	  LEFT JOIN stock_levels s ON s.part_no = k.part_no AND s.wid = k.wid
+	  LEFT JOIN (
+		SELECT part_no, wid, SUM(units) AS units, SUM(CASE WHEN hold THEN units ELSE 0 END) AS held
+		FROM lots GROUP BY part_no, wid
+	  ) l ON l.part_no = k.part_no AND l.wid = k.wid
+	  LEFT JOIN (
+		SELECT part_no, wid, SUM(units) AS units FROM transaction_lines GROUP BY part_no, wid
+	  ) g ON g.part_no = k.part_no AND g.wid = k.wid
+	  WHERE COALESCE(s.in_stock, 0) <> COALESCE(l.units, 0)
+		OR COALESCE(s.in_stock, 0) <> COALESCE(g.units, 0)
+		OR COALESCE(s.on_hold, 0) <> COALESCE(l.held, 0)`,
+		2, "item %d in warehouse %d: inStock %s, lots %s, ledger %s; onHold %s, held lots %s"},
+	{`SELECT COALESCE(t.part_no, l.part_no), COALESCE(t.in_stock, 0), COALESCE(t.on_hold, 0),
+		COALESCE(l.in_stock, 0), COALESCE(l.on_hold, 0)
+	  FROM stock_totals t FULL OUTER JOIN (
+		SELECT part_no, SUM(in_stock) AS in_stock, SUM(on_hold) AS on_hold FROM stock_levels GROUP BY part_no
+	  ) l ON l.part_no = t.part_no
+	  WHERE COALESCE(t.in_stock, 0) <> COALESCE(l.in_stock, 0) OR COALESCE(t.on_hold, 0) <> COALESCE(l.on_hold, 0)`,
+		1, "item %d: all-warehouse total inStock %s onHold %s, warehouses sum to %s and %s"},
+}
+
+// run reports every row the check finds.
+func (c auditCheck) run(ctx context.Context, tx *sql.Tx, report func(string, ...any)) error {
+	return eachRow(ctx, tx, c.query, func(r *sql.Rows) error {
+		cols, err := r.Columns()
+		if err != nil {
+			return err
+		}
+		vals := make([]int64, len(cols))
+		dest := make([]any, len(cols))
+		for i := range vals {
+			dest[i] = &vals[i]
+		}
+		if err := r.Scan(dest...); err != nil {
+			return err
+		}
+		args := make([]any, len(vals))
+		for i, v := range vals {
+			if i < c.ids {
+				args[i] = v
+			} else {
+				args[i] = stockroom.FromMicros(v)
+			}
+		}
+		report(c.format, args...)
+		return nil
+	})
 }
 
 // auditCounts compares every kept count with a count of its rows.

@@ -121,60 +121,17 @@ func queryPage[T any](ctx context.Context, db *DB, q pageQuery, req stockroom.Pa
 	if q.sort.modified != "" && !req.ModifiedSince.IsZero() {
 		q.where = append(q.where, q.sort.modified+" >= "+q.args.add(micros(req.ModifiedSince)))
 	}
-	where := ""
-	var conds []string
-	for _, c := range q.where {
-		if c != "" {
-			conds = append(conds, c)
-		}
-	}
-	if len(conds) > 0 {
-		where = " WHERE " + strings.Join(conds, " AND ")
-	}
-	a := q.args
-	countSQL, countArgs := "SELECT COUNT(*) FROM "+q.from+where, []any(a)
-	if len(q.counters) > 0 && req.ModifiedSince.IsZero() {
-		// Counter names are made by this package from constants and integers,
-		// never from input: literals keep the parameter list the same with or
-		// without the count.
-		countSQL = "SELECT CAST(COALESCE(SUM(value), 0) AS BIGINT) FROM counters WHERE name IN ('" +
-			strings.Join(q.counters, "', '") + "')"
-		countArgs = nil
-	}
-	selectPage := func(qr querier, offset, limit int64, reverse bool, total *int64) error {
-		b := a
-		text := "SELECT " + q.columns
-		if total != nil {
-			text += ", (" + countSQL + ")"
-		}
-		text += " FROM " + q.from + where +
-			" ORDER BY " + q.sort.orderBy(req, reverse) +
-			" LIMIT " + b.add(limit) + " OFFSET " + b.add(offset)
-		rows, err := qr.QueryContext(ctx, text, b...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		row := scanner(rows)
-		if total != nil {
-			row = withExtra{rows, total}
-		}
-		for rows.Next() {
+	countSQL, countArgs := q.count(req)
+	read := func(qr querier, offset, limit int64, reverse bool, total *int64) error {
+		return q.read(ctx, qr, req, offset, limit, reverse, total, func(row scanner) error {
 			item, err := scan(row)
-			if err != nil {
-				return err
-			}
 			page.Items = append(page.Items, item)
-		}
-		if reverse {
-			slices.Reverse(page.Items)
-		}
-		return rows.Err()
+			return err
+		})
 	}
-
 	offset, limit := req.Offset(), req.PageSize
 	if offset < db.directOffset {
-		if err := selectPage(db.read, offset, limit, false, &page.Total); err != nil {
+		if err := read(db.read, offset, limit, false, &page.Total); err != nil {
 			return page, db.classify(err)
 		}
 		if len(page.Items) > 0 {
@@ -198,9 +155,70 @@ func queryPage[T any](ctx context.Context, db *DB, q pageQuery, req stockroom.Pa
 				limit, offset = limit+offset, 0
 			}
 		}
-		return selectPage(tx, offset, limit, reverse, nil)
+		err := read(tx, offset, limit, reverse, nil)
+		if reverse {
+			slices.Reverse(page.Items)
+		}
+		return err
 	})
 	return page, err
+}
+
+// whereClause is the query's WHERE clause, "" when nothing filters.
+func (q pageQuery) whereClause() string {
+	var conds []string
+	for _, c := range q.where {
+		if c != "" {
+			conds = append(conds, c)
+		}
+	}
+	if len(conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(conds, " AND ")
+}
+
+// count is the statement that counts the query's rows: a sum of kept
+// counters where they answer it, else COUNT(*).
+func (q pageQuery) count(req stockroom.PageRequest) (string, []any) {
+	if len(q.counters) > 0 && req.ModifiedSince.IsZero() {
+		// Counter names are made by this package from constants and integers,
+		// never from input: literals keep the parameter list the same with or
+		// without the count.
+		return "SELECT CAST(COALESCE(SUM(value), 0) AS BIGINT) FROM counters WHERE name IN ('" +
+			strings.Join(q.counters, "', '") + "')", nil
+	}
+	return "SELECT COUNT(*) FROM " + q.from + q.whereClause(), q.args
+}
+
+// read selects limit rows from offset, in the requested order or its
+// reverse, and passes each to add. With total, the statement also carries
+// the count, read into total.
+func (q pageQuery) read(ctx context.Context, qr querier, req stockroom.PageRequest, offset, limit int64, reverse bool, total *int64, add func(scanner) error) error {
+	countSQL, _ := q.count(req)
+	a := q.args
+	text := "SELECT " + q.columns
+	if total != nil {
+		text += ", (" + countSQL + ")"
+	}
+	text += " FROM " + q.from + q.whereClause() +
+		" ORDER BY " + q.sort.orderBy(req, reverse) +
+		" LIMIT " + a.add(limit) + " OFFSET " + a.add(offset)
+	rows, err := qr.QueryContext(ctx, text, a...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	row := scanner(rows)
+	if total != nil {
+		row = withExtra{rows, total}
+	}
+	for rows.Next() {
+		if err := add(row); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 // DefaultDirectOffset is the offset below which a page is read forwards in

@@ -146,56 +146,15 @@ const (
 // A move's split lots get their recNo in draws. It returns the ledger
 // transaction's id.
 func (t *Tx) applyDraws(w stockroom.Withdrawal, e stockroom.LedgerEntry, cands []stockroom.Candidate, draws []stockroom.Draw) (int64, error) {
-	now := micros(e.Time)
-	of := make(map[int64]stockroom.Candidate, len(cands))
-	for _, c := range cands {
-		of[c.RecNo] = c
-	}
-	var (
-		counts   = countChanges{}
-		lines    []ledgerLine
-		held     stockroom.Units
-		isMove   = w.Type == stockroom.TxMove
-		crossing = isMove && w.ToWID != w.WID
-		done     = make([]bool, len(draws))
-		newRecNo = make([]int64, len(draws))
-		splits   = map[int]int{} // ledger line -> draw
-	)
-	for i, d := range draws {
-		c := of[d.RecNo]
-		if c.Hold {
-			held = held.Add(d.Units)
-		}
-		from := ledgerLine{recNo: d.RecNo, partNo: w.PartNo, wid: w.WID, spot: c.Spot, units: d.Units.Neg()}
-		to := ledgerLine{recNo: d.RecNo, partNo: w.PartNo, wid: w.ToWID, spot: w.ToSpot, units: d.Units}
-		switch {
-		case !isMove:
-			t.queryRow(&done[i], issueFromLot, []any{d.RecNo, d.Units, now}, new(int64))
-			if d.Remaining.IsZero() {
-				counts.lot(w.WID, -1, false, true)
-			}
-			lines = append(lines, from)
-		case d.Remaining.IsZero():
-			t.queryRow(&done[i], moveLot, []any{d.RecNo, w.ToWID, w.ToSpot, now}, new(int64))
-			if crossing {
-				counts.lot(w.WID, -1, true, true)
-				counts.lot(w.ToWID, 1, true, true)
-			}
-			lines = append(lines, from, to)
-		default:
-			t.queryRow(&done[i], splitLot, []any{d.RecNo, w.ToWID, w.ToSpot, d.Units, now}, &newRecNo[i])
-			t.exec(takeFromLot, d.RecNo, d.Units, now)
-			counts.lot(w.ToWID, 1, true, true)
-			splits[len(lines)+1] = i
-			lines = append(lines, from, to)
-		}
-	}
+	dw := t.queueDraws(w, micros(e.Time), cands, draws)
+	isMove := w.Type == stockroom.TxMove
+	crossing := isMove && w.ToWID != w.WID
 	var changes []levelChange
 	if crossing || !isMove {
-		changes = append(changes, levelChange{partNo: w.PartNo, wid: w.WID, inStock: w.Units.Neg(), onHold: held.Neg()})
+		changes = append(changes, levelChange{partNo: w.PartNo, wid: w.WID, inStock: w.Units.Neg(), onHold: dw.held.Neg()})
 	}
 	if crossing {
-		changes = append(changes, levelChange{partNo: w.PartNo, wid: w.ToWID, inStock: w.Units, onHold: held})
+		changes = append(changes, levelChange{partNo: w.PartNo, wid: w.ToWID, inStock: w.Units, onHold: dw.held})
 	}
 	lv := t.changeLevels(e.Time, changes...)
 	head := ledgerHead{typ: w.Type, partNo: w.PartNo, wid: w.WID, spot: w.Spot, units: w.Units, entry: e}
@@ -209,21 +168,74 @@ func (t *Tx) applyDraws(w stockroom.Withdrawal, e stockroom.LedgerEntry, cands [
 	if err := t.flush(); err != nil {
 		return 0, err
 	}
-	for i, ok := range done {
+	for i, ok := range dw.done {
 		if !ok {
 			return 0, fmt.Errorf("lot %d vanished while locked", draws[i].RecNo)
 		}
 		if isMove {
-			draws[i].NewRecNo = &newRecNo[i]
+			draws[i].NewRecNo = &dw.newRecNo[i]
 		}
 	}
-	for line, i := range splits {
-		lines[line].recNo = newRecNo[i]
+	for line, i := range dw.splits {
+		dw.lines[line].recNo = dw.newRecNo[i]
 	}
-	if err := lv.settle(counts); err != nil {
+	if err := lv.settle(dw.counts); err != nil {
 		return 0, err
 	}
-	t.appendLines(id, lines)
-	t.addCounts(counts)
+	t.appendLines(id, dw.lines)
+	t.addCounts(dw.counts)
 	return id, nil
+}
+
+// drawWrites is what the draws of one withdrawal queue: the lots' writes,
+// whose results arrive at the next flush, and the ledger lines and count
+// changes that follow from them.
+type drawWrites struct {
+	counts   countChanges
+	lines    []ledgerLine
+	held     stockroom.Units // of the units drawn, those of held lots
+	done     []bool          // per draw: its lot was there to change
+	newRecNo []int64         // per draw: the lot split off, if any
+	splits   map[int]int     // ledger line -> draw, for the lines of split lots
+}
+
+// queueDraws queues the writes of each draw: an issue takes units out of its
+// lot, a move moves a whole lot in place or splits a part off.
+func (t *Tx) queueDraws(w stockroom.Withdrawal, now int64, cands []stockroom.Candidate, draws []stockroom.Draw) *drawWrites {
+	of := make(map[int64]stockroom.Candidate, len(cands))
+	for _, c := range cands {
+		of[c.RecNo] = c
+	}
+	dw := &drawWrites{counts: countChanges{}, done: make([]bool, len(draws)), newRecNo: make([]int64, len(draws)), splits: map[int]int{}}
+	crossing := w.Type == stockroom.TxMove && w.ToWID != w.WID
+	for i, d := range draws {
+		c := of[d.RecNo]
+		if c.Hold {
+			dw.held = dw.held.Add(d.Units)
+		}
+		from := ledgerLine{recNo: d.RecNo, partNo: w.PartNo, wid: w.WID, spot: c.Spot, units: d.Units.Neg()}
+		to := ledgerLine{recNo: d.RecNo, partNo: w.PartNo, wid: w.ToWID, spot: w.ToSpot, units: d.Units}
+		switch {
+		case w.Type != stockroom.TxMove:
+			t.queryRow(&dw.done[i], issueFromLot, []any{d.RecNo, d.Units, now}, new(int64))
+			if d.Remaining.IsZero() {
+				dw.counts.lot(w.WID, -1, false, true)
+			}
+			dw.lines = append(dw.lines, from)
+		case d.Remaining.IsZero():
+			t.queryRow(&dw.done[i], moveLot, []any{d.RecNo, w.ToWID, w.ToSpot, now}, new(int64))
+			if crossing {
+				dw.counts.lot(w.WID, -1, true, true)
+				dw.counts.lot(w.ToWID, 1, true, true)
+			}
+			dw.lines = append(dw.lines, from, to)
+		default:
+			t.queryRow(&dw.done[i], splitLot, []any{d.RecNo, w.ToWID, w.ToSpot, d.Units, now}, &dw.newRecNo[i])
+			t.exec(takeFromLot, d.RecNo, d.Units, now)
+			dw.counts.lot(w.ToWID, 1, true, true)
+			dw.splits[len(dw.lines)+1] = i
+			dw.lines = append(dw.lines, from, to)
+		}
+	}
+	return dw
 }
