@@ -40,23 +40,13 @@ start_server() {
   [ -n "$TOKEN" ] || { echo "no token; server log:" >&2; cat "$OUT/server.log" >&2; exit 1; }
 }
 
-# measure NAME WRK-ARGS...: run wrk at 16 connections and print one summary
-# line: requests per second, median and 99th percentile latency, errors.
-measure() {
-  local name=$1; shift
-  local log="$OUT/wrk-$(echo "$name" | tr -c 'A-Za-z0-9\n' '_').txt"
-  wrk -t2 -c16 -d"${DURATION:-10s}" --latency -H "Authorization: Bearer $TOKEN" "$@" >"$log" 2>&1
-  local rps p50 p99 errs
-  rps=$(awk '/^Requests\/sec/ {print $2}' "$log")
-  p50=$(awk '$1 == "50%" {print $2}' "$log")
-  p99=$(awk '$1 == "99%" {print $2}' "$log")
-  errs=$(awk '/Non-2xx/ {print $NF}' "$log")
-  printf '%-28s %10s req/s   p50 %8s   p99 %8s   non-2xx %s\n' "$name" "$rps" "$p50" "$p99" "${errs:-0}"
-}
+# measure NAME WRK-ARGS...: measure_at 16 connections.
+measure() { measure_at 16 "$@"; }
 
-# measure_at CONNS NAME WRK-ARGS...: measure, at CONNS connections (one wrk
-# thread per connection up to two), so that CONNS=1 gives the latency of a
-# lone request. Prints the same summary line and leaves the same log.
+# measure_at CONNS NAME WRK-ARGS...: run wrk at CONNS connections (one
+# thread per connection up to two, so that CONNS=1 gives the latency of a
+# lone request) and print one summary line: requests per second, median and
+# 99th percentile latency, errors. The whole wrk output stays in $OUT.
 measure_at() {
   local conns=$1 name=$2; shift 2
   local log="$OUT/wrk-$(echo "$name" | tr -c 'A-Za-z0-9\n' '_').txt"

@@ -107,7 +107,14 @@ func (r response) json(t testing.TB) map[string]any {
 	return v
 }
 
-// do sends a request; headers come as name, value pairs.
+// doBody is do with a body given as text.
+func (a *api) doBody(t testing.TB, method, path, body string, headers ...string) response {
+	t.Helper()
+	return a.do(t, method, path, strings.NewReader(body), headers...)
+}
+
+// do sends a request; headers come as name, value pairs, and a name given
+// twice is sent twice.
 func (a *api) do(t testing.TB, method, path string, body io.Reader, headers ...string) response {
 	t.Helper()
 	req, err := http.NewRequest(method, a.url+path, body)
@@ -115,7 +122,7 @@ func (a *api) do(t testing.TB, method, path string, body io.Reader, headers ...s
 		t.Fatal(err)
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
+		req.Header.Add(headers[i], headers[i+1])
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"encoding/base64"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -23,28 +22,6 @@ func wantInvalid(t *testing.T, r response, fields ...string) {
 	if !slices.Equal(got, fields) {
 		t.Fatalf("details name %q, want %q (%s)", got, fields, r.body)
 	}
-}
-
-// doHeaders sends a request whose headers may repeat: name, value pairs.
-func (a *api) doHeaders(t *testing.T, method, path string, body string, headers ...string) response {
-	t.Helper()
-	req, err := http.NewRequest(method, a.url+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Add(headers[i], headers[i+1])
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return response{status: res.StatusCode, header: res.Header, body: b}
 }
 
 // TestTextParameters: a NUL or bytes that are not UTF-8 in a query value or
@@ -183,13 +160,13 @@ func TestJSONText(t *testing.T) {
 func TestAuthorizationGivenOnce(t *testing.T) {
 	eachEngine(t, func(t *testing.T, a *api) {
 		tok := a.token(t, a.adminID, a.adminSecret)
-		r := a.doHeaders(t, "GET", "/api/v1/Warehouse", "", "Authorization", "Bearer "+tok, "Authorization", "garbage")
+		r := a.doBody(t, "GET", "/api/v1/Warehouse", "", "Authorization", "Bearer "+tok, "Authorization", "garbage")
 		v := wantError(t, r, 401, stockroom.EUNAUTHORIZED)
 		if !strings.Contains(v["message"].(string), "once") || r.header.Get("WWW-Authenticate") != `Bearer realm="stockroom"` {
 			t.Errorf("message %q, WWW-Authenticate %q", v["message"], r.header.Get("WWW-Authenticate"))
 		}
 		basic := "Basic " + base64.StdEncoding.EncodeToString([]byte(a.adminID+":"+a.adminSecret))
-		r = a.doHeaders(t, "POST", "/api/v1/Token", "grant_type=client_credentials",
+		r = a.doBody(t, "POST", "/api/v1/Token", "grant_type=client_credentials",
 			"Content-Type", "application/x-www-form-urlencoded", "Authorization", basic, "Authorization", basic)
 		v = wantError(t, r, 401, stockroom.EUNAUTHORIZED)
 		if !strings.Contains(v["message"].(string), "once") || r.header.Get("WWW-Authenticate") != `Basic realm="stockroom"` {

@@ -145,7 +145,7 @@ func (s *Server) handleLotList(byWarehouse bool) handlerFunc {
 		if b := boolParam(q, &v, "includeShipped"); b != nil {
 			f.IncludeShipped = *b
 		}
-		res, err := s.svc.ListLots(r.Context(), principalFrom(r.Context()), readRequest(r, service.LotQuery{Filter: f, Page: page}, v, readErr))
+		res, err := s.svc.ListLots(r.Context(), principalFrom(r.Context()), readRequest(r, service.Query[stockroom.LotFilter]{Filter: f, Page: page}, v, readErr))
 		if err != nil {
 			return err
 		}
@@ -164,7 +164,7 @@ func (s *Server) handleStockLevels(byWarehouse bool) handlerFunc {
 		if b := boolParam(q, &v, "includeZero"); b != nil {
 			f.IncludeZero = *b
 		}
-		res, err := s.svc.ListStockLevels(r.Context(), principalFrom(r.Context()), readRequest(r, service.StockLevelQuery{Filter: f, Page: page}, v, readErr))
+		res, err := s.svc.ListStockLevels(r.Context(), principalFrom(r.Context()), readRequest(r, service.Query[stockroom.StockFilter]{Filter: f, Page: page}, v, readErr))
 		if err != nil {
 			return err
 		}
@@ -196,7 +196,7 @@ func (s *Server) handleTransactionList(w http.ResponseWriter, r *http.Request) e
 		}
 		f.Type = typ
 	}
-	res, err := s.svc.ListTransactions(r.Context(), principalFrom(r.Context()), readRequest(r, service.TransactionQuery{Filter: f, Page: page}, v, readErr))
+	res, err := s.svc.ListTransactions(r.Context(), principalFrom(r.Context()), readRequest(r, service.Query[stockroom.TransactionFilter]{Filter: f, Page: page}, v, readErr))
 	if err != nil {
 		return err
 	}

@@ -10,48 +10,42 @@ import (
 // The reads of the inventory: every one needs permission 11 and covers the
 // client's warehouses only.
 
-// LotQuery is a request for a page of lots.
-type LotQuery struct {
-	Filter stockroom.LotFilter
+// Query is a request for a page of a list, narrowed by a filter.
+type Query[F any] struct {
+	Filter F
 	Page   stockroom.PageRequest
 }
 
 // ListLots returns a page of lots in scope, or of one warehouse.
-func (s *Service) ListLots(ctx context.Context, p *stockroom.Principal, req Request[LotQuery]) (stockroom.Page[stockroom.Lot], error) {
-	if err := s.admitRead(ctx, p, req, req.In.Filter.WID); err != nil {
-		return stockroom.Page[stockroom.Lot]{}, err
-	}
-	return s.db.ListLots(ctx, p.Scope, req.In.Filter, req.In.Page)
-}
-
-// StockLevelQuery is a request for a page of stock levels.
-type StockLevelQuery struct {
-	Filter stockroom.StockFilter
-	Page   stockroom.PageRequest
+func (s *Service) ListLots(ctx context.Context, p *stockroom.Principal, req Request[Query[stockroom.LotFilter]]) (stockroom.Page[stockroom.Lot], error) {
+	return readPage(ctx, s, p, req, req.In.Filter.WID, func() (stockroom.Page[stockroom.Lot], error) {
+		return s.db.ListLots(ctx, p.Scope, req.In.Filter, req.In.Page)
+	})
 }
 
 // ListStockLevels returns a page of stock levels in scope, or of one
 // warehouse.
-func (s *Service) ListStockLevels(ctx context.Context, p *stockroom.Principal, req Request[StockLevelQuery]) (stockroom.Page[stockroom.StockLevel], error) {
-	if err := s.admitRead(ctx, p, req, req.In.Filter.WID); err != nil {
-		return stockroom.Page[stockroom.StockLevel]{}, err
-	}
-	return s.db.ListStockLevels(ctx, p.Scope, req.In.Filter, req.In.Page)
-}
-
-// TransactionQuery is a request for a page of the ledger.
-type TransactionQuery struct {
-	Filter stockroom.TransactionFilter
-	Page   stockroom.PageRequest
+func (s *Service) ListStockLevels(ctx context.Context, p *stockroom.Principal, req Request[Query[stockroom.StockFilter]]) (stockroom.Page[stockroom.StockLevel], error) {
+	return readPage(ctx, s, p, req, req.In.Filter.WID, func() (stockroom.Page[stockroom.StockLevel], error) {
+		return s.db.ListStockLevels(ctx, p.Scope, req.In.Filter, req.In.Page)
+	})
 }
 
 // ListTransactions returns a page of the ledger entries touching the
 // principal's warehouses.
-func (s *Service) ListTransactions(ctx context.Context, p *stockroom.Principal, req Request[TransactionQuery]) (stockroom.Page[stockroom.Transaction], error) {
-	if err := s.admitRead(ctx, p, req, req.In.Filter.WID); err != nil {
-		return stockroom.Page[stockroom.Transaction]{}, err
+func (s *Service) ListTransactions(ctx context.Context, p *stockroom.Principal, req Request[Query[stockroom.TransactionFilter]]) (stockroom.Page[stockroom.Transaction], error) {
+	return readPage(ctx, s, p, req, req.In.Filter.WID, func() (stockroom.Page[stockroom.Transaction], error) {
+		return s.db.ListTransactions(ctx, p.Scope, req.In.Filter, req.In.Page)
+	})
+}
+
+// readPage admits a read of one list (of the warehouse wid, when not 0) and
+// reads the page.
+func readPage[Q, T any](ctx context.Context, s *Service, p *stockroom.Principal, req Request[Q], wid int64, read func() (stockroom.Page[T], error)) (stockroom.Page[T], error) {
+	if err := s.admitRead(ctx, p, req, wid); err != nil {
+		return stockroom.Page[T]{}, err
 	}
-	return s.db.ListTransactions(ctx, p.Scope, req.In.Filter, req.In.Page)
+	return read()
 }
 
 // GetTransaction returns one ledger entry; one outside the principal's scope

@@ -35,16 +35,7 @@ func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, req Reque
 	}
 	r, v := req.In, &req.Problems
 	r.Validate(v)
-	if err := s.checkReasonCode(ctx, v, r.ReasonCode, stockroom.DirectionReceive); err != nil {
-		return none, err
-	}
-	if err := v.Err(); err != nil {
-		return none, err
-	}
-	if err := s.authorizeWarehouse(ctx, p, r.WID); err != nil {
-		return none, err
-	}
-	partNo, err := s.findPartNo(ctx, r.ItemID)
+	partNo, err := s.checkStockLine(ctx, p, v, r.ReasonCode, stockroom.DirectionReceive, r.WID, r.ItemID)
 	if err != nil {
 		return none, err
 	}
@@ -71,16 +62,7 @@ func (s *Service) Issue(ctx context.Context, p *stockroom.Principal, req Request
 	}
 	r, v := req.In, &req.Problems
 	r.Validate(v)
-	if err := s.checkReasonCode(ctx, v, r.ReasonCode, stockroom.DirectionIssue); err != nil {
-		return none, err
-	}
-	if err := v.Err(); err != nil {
-		return none, err
-	}
-	if err := s.authorizeWarehouse(ctx, p, r.WID); err != nil {
-		return none, err
-	}
-	partNo, err := s.findPartNo(ctx, r.ItemID)
+	partNo, err := s.checkStockLine(ctx, p, v, r.ReasonCode, stockroom.DirectionIssue, r.WID, r.ItemID)
 	if err != nil {
 		return none, err
 	}
@@ -133,6 +115,23 @@ func (s *Service) Move(ctx context.Context, p *stockroom.Principal, req Request[
 		details["received"] = r.Received.Format("2006-01-02")
 	}
 	return s.db.Withdraw(ctx, req.Key, w, s.entry(p, 0, r.Reference, "", details))
+}
+
+// checkStockLine makes the checks a receive and an issue share once their
+// fields are validated, in the contract's order: the reason code, which
+// must fit the direction (a field's problem, reported with the others);
+// then the warehouse's scope; then the item, resolved to its partNo.
+func (s *Service) checkStockLine(ctx context.Context, p *stockroom.Principal, v *stockroom.Validation, reason int64, dir stockroom.Direction, wid int64, itemID string) (int64, error) {
+	if err := s.checkReasonCode(ctx, v, reason, dir); err != nil {
+		return 0, err
+	}
+	if err := v.Err(); err != nil {
+		return 0, err
+	}
+	if err := s.authorizeWarehouse(ctx, p, wid); err != nil {
+		return 0, err
+	}
+	return s.findPartNo(ctx, itemID)
 }
 
 // HoldRequest names the lot of a hold or release.
