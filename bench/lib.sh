@@ -20,6 +20,19 @@ build() {
   go build -o "$OUT/stockroom" ./cmd/stockroom
 }
 
+# build_rev REV DEST: build the stockroom binary of git revision REV to the
+# absolute path DEST, in a temporary worktree outside the repository that is
+# removed afterwards.
+build_rev() {
+  local tmp built=0
+  tmp=$(mktemp -d)
+  git worktree add -q --detach "$tmp/src" "$1"
+  (cd "$tmp/src" && go build -o "$2" ./cmd/stockroom) && built=1
+  git worktree remove --force "$tmp/src"
+  rm -rf "$tmp"
+  [ "$built" = 1 ] || { echo "could not build $1" >&2; return 1; }
+}
+
 # start_server DSN: run the server in the background, wait for it, and set
 # TOKEN to a token of a client with every permission: the administrator
 # printed on first start, or (on a database used before) a new client.

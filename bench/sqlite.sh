@@ -16,8 +16,13 @@
 # with this tree, so two designs (say synchronous=NORMAL before, FULL after)
 # are compared under the same load on the same machine at the same time.
 #
+# NORMAL=1 also builds this tree with synchronous=NORMAL (a link-time
+# setting of internal/store, for this measurement only) and serves a third
+# copy with it: what durable commits (FULL) cost, on the same code.
+#
 #   bash bench/sqlite.sh                          # from the repository root
 #   BASE=HEAD~2 bash bench/sqlite.sh              # this tree against HEAD~2
+#   NORMAL=1 bash bench/sqlite.sh                 # FULL against NORMAL, same code
 #   LOTS=10000 DURATION=5s bash bench/sqlite.sh
 #
 # DURATION (default 10s) applies to every wrk run and to each ceiling run;
@@ -34,6 +39,7 @@ WAREHOUSES=${WAREHOUSES:-5}
 DURATION=${DURATION:-10s}
 CEILING=${CEILING:-../shared/tools/sqlite-ceiling}
 BASE=${BASE:-}
+NORMAL=${NORMAL:-}
 [ -f "$CEILING/main.go" ] || { echo "no sqlite-ceiling in $CEILING (set CEILING)" >&2; exit 1; }
 
 mkdir -p "$OUT/sqlite"
@@ -50,16 +56,21 @@ OUT=$DIR/head build
 if [ -n "$BASE" ]; then
   BASE_REV=$(git rev-parse --short "$BASE^{commit}")
   RUNS=(base head)
-  tmp=$(mktemp -d)
-  git worktree add -q --detach "$tmp/src" "$BASE_REV"
   mkdir -p "$DIR/base"
-  built=0
-  (cd "$tmp/src" && go build -o "$DIR/base/stockroom" ./cmd/stockroom) && built=1
-  git worktree remove --force "$tmp/src"
-  rm -rf "$tmp"
-  [ "$built" = 1 ] || { echo "could not build $BASE" >&2; exit 1; }
+  build_rev "$BASE_REV" "$DIR/base/stockroom"
 fi
-rev() { if [ "$1" = base ]; then echo "$BASE_REV"; else echo "$HEAD_REV"; fi; }
+if [ -n "$NORMAL" ]; then
+  RUNS+=(normal)
+  mkdir -p "$DIR/normal"
+  go build -ldflags "-X github.com/stockroom/stockroom/internal/store.sqliteSync=NORMAL" -o "$DIR/normal/stockroom" ./cmd/stockroom
+fi
+rev() {
+  case $1 in
+    base) echo "$BASE_REV" ;;
+    normal) echo "$HEAD_REV-NORMAL" ;;
+    *) echo "$HEAD_REV" ;;
+  esac
+}
 
 # Load with the older binary when there are two, so that the newer one, which
 # migrates on start, can serve the same data whatever the schema versions.
@@ -134,14 +145,16 @@ for op in receive issue move; do
   for r in "${RUNS[@]}"; do row "$op $r $(rev "$r")" "$(log "$r" "$op")"; done
 done
 for r in "${RUNS[@]}"; do row "lone receive $r $(rev "$r")" "$(log "$r" lone_receive)"; done
-if [ -n "$BASE" ]; then
+compare() { # OTHER: head against another run, operation by operation
   echo
   for op in receive issue move lone_receive; do
-    awk -v op="${op/_/ }" -v b="$(ok_rate "$(log base "$op")")" -v h="$(ok_rate "$(log head "$op")")" \
-      -v bp="$(wrk_ms "$(log base "$op")" 50%)" -v hp="$(wrk_ms "$(log head "$op")" 50%)" \
-      'BEGIN { printf "%-14s head/base: %5.2f x 2xx/s, p50 %.2f ms -> %.2f ms\n", op, h / b, bp, hp }'
+    awk -v op="${op/_/ }" -v o="$1" -v b="$(ok_rate "$(log "$1" "$op")")" -v h="$(ok_rate "$(log head "$op")")" \
+      -v bp="$(wrk_ms "$(log "$1" "$op")" 50%)" -v hp="$(wrk_ms "$(log head "$op")" 50%)" \
+      'BEGIN { printf "%-14s head/%s: %5.2f x 2xx/s, p50 %.2f ms -> %.2f ms\n", op, o, h / b, bp, hp }'
   done
-fi
+}
+[ -z "$BASE" ] || compare base
+[ -z "$NORMAL" ] || compare normal
 
 echo
 for r in "${RUNS[@]}"; do
