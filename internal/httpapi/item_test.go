@@ -34,6 +34,9 @@ type item struct {
 
 func decode[T any](t *testing.T, r response) T {
 	t.Helper()
+	if r.status/100 != 2 {
+		t.Fatalf("status %d (%s), want a success to decode", r.status, r.body)
+	}
 	var v T
 	if err := json.Unmarshal(r.body, &v); err != nil {
 		t.Fatalf("decode %s: %v", r.body, err)

@@ -292,6 +292,8 @@ func (h *harness) testInventory(t *testing.T) {
 		wantCode(t, err, stockroom.ENOTFOUND)
 		s.audit()
 	})
+	t.Run("HeldLotsMoveOnlyWhenNamed", h.testHeldLotsMoveOnlyWhenNamed)
+	t.Run("EmptiedLotsCannotBeHeld", h.testEmptiedLotsCannotBeHeld)
 	t.Run("Filters", func(t *testing.T) {
 		s := h.openStock(t)
 		s.receive(s.a.PartNo, 1, "X", u(5))
