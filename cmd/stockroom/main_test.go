@@ -50,11 +50,17 @@ type server struct {
 	code                 int           // its exit status, once done
 }
 
-// wait stops the server and returns its exit status.
+// wait stops the server and returns its exit status, or -1 if the command
+// has not returned a minute after the stop: a test then fails instead of
+// hanging.
 func (s *server) wait() int {
 	s.stop()
-	<-s.done
-	return s.code
+	select {
+	case <-s.done:
+		return s.code
+	case <-time.After(time.Minute):
+		return -1
+	}
 }
 
 var (
@@ -79,7 +85,11 @@ func startServe(t *testing.T, dsn string, vars []string, args ...string) *server
 		defer close(s.done)
 		s.code = run(ctx, argv, getenv(vars), io.Discard, s.stderr)
 	}()
-	t.Cleanup(func() { s.wait() })
+	t.Cleanup(func() {
+		if s.wait() == -1 {
+			t.Errorf("serve did not return a minute after the stop signal: %s", s.stderr)
+		}
+	})
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		if addr := listeningAddr(s.stderr.String()); addr != "" {
