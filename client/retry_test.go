@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -31,8 +32,11 @@ func failFirst(suffix string, replace func(*http.Response) (*http.Response, erro
 			return res, nil
 		}
 		// Read the whole answer first: the server has finished with the request.
-		_, _ = io.Copy(io.Discard, res.Body)
+		_, err := io.Copy(io.Discard, res.Body)
 		res.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("reading the answer before replacing it: %w", err)
+		}
 		return replace(res)
 	}
 }
@@ -196,7 +200,10 @@ func TestRetryWhileFirstAttemptRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := client.ReceiveRequest{ItemID: item, Units: stockroom.UnitScale, WID: 1, ReasonCode: 1}
-	body, _ := json.Marshal(req)
+	body, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
 	sum := sha256.Sum256(append([]byte("POST /api/v1/Inventory/Receive\n"), body...))
 	if o, _, err := s.svc.ClaimIdempotencyKey(ctx, p, "k-running", hex.EncodeToString(sum[:])); err != nil || o != stockroom.ClaimNew {
 		t.Fatalf("claim: %v %v", o, err)

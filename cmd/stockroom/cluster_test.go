@@ -117,8 +117,8 @@ func startCluster(t *testing.T, n int, dsn, redis string, args ...string) (procs
 	return procs, adminID, adminSecret
 }
 
-// call sends one request and returns its status and body; a transport error
-// is status 0.
+// call sends one request and returns its status and body; a transport error,
+// also one while the body is read, is status 0 with the error as the body.
 func call(method, url, token, body string, headers ...string) (int, []byte, http.Header) {
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
@@ -136,7 +136,10 @@ func call(method, url, token, body string, headers ...string) (int, []byte, http
 		return 0, []byte(err.Error()), nil
 	}
 	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return 0, []byte(err.Error()), nil
+	}
 	return res.StatusCode, b, res.Header
 }
 

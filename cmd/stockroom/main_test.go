@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -172,7 +173,9 @@ func getToken(t *testing.T, base, id, secret string) (int, tokenBody) {
 	}
 	defer res.Body.Close()
 	var tb tokenBody
-	_ = json.NewDecoder(res.Body).Decode(&tb)
+	if err := json.NewDecoder(res.Body).Decode(&tb); err != nil {
+		t.Fatalf("token answer %d: %v", res.StatusCode, err)
+	}
 	return res.StatusCode, tb
 }
 
@@ -452,7 +455,10 @@ func TestDemoLoadsItems(t *testing.T) {
 	}
 	s := startServe(t, dsn, nil)
 	tok := mustToken(t, s.url, s.adminID, s.adminSecret)
-	req, _ := http.NewRequest("GET", s.url+"/api/v1/Item?pageSize=1", nil)
+	req, err := http.NewRequest("GET", s.url+"/api/v1/Item?pageSize=1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	req.Header.Set("Authorization", "Bearer "+tok)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -512,8 +518,13 @@ func TestMetrics(t *testing.T) {
 	if status, b, _ := call("POST", s.url+"/api/v1/Inventory/Receive", tok, `{"itemID":"M-1","wid":1,"units":3,"reasonCode":1}`); status != 201 {
 		t.Fatalf("receive: %d %s", status, b)
 	}
+	var statuses []int
 	for range 6 {
-		call("GET", s.url+"/api/v1/Warehouse", tok, "")
+		status, _, _ := call("GET", s.url+"/api/v1/Warehouse", tok, "")
+		statuses = append(statuses, status)
+	}
+	if !slices.Equal(statuses, []int{200, 200, 200, 200, 429, 429}) {
+		t.Fatalf("six GETs on a budget of 6 with 2 spent: %v, want four 200 then two 429", statuses)
 	}
 	body := getMetrics(t, s.url)
 	for _, want := range []string{
@@ -562,9 +573,9 @@ func getMetrics(t *testing.T, base string) string {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	if res.StatusCode != 200 {
-		t.Fatalf("GET /metrics: %d %s", res.StatusCode, b)
+	b, err := io.ReadAll(res.Body)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("GET /metrics: %d %s (%v)", res.StatusCode, b, err)
 	}
 	return string(b)
 }

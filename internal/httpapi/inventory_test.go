@@ -154,7 +154,7 @@ func TestStockTransactions(t *testing.T) {
 			wantError(t, a.send(t, "POST", "/api/v1/Inventory/Receive", tok, map[string]any{"itemID": "ITEM-A", "units": 1, "wid": 77, "reasonCode": 1}), 404, stockroom.ENOTFOUND)
 			a.createItem(t, tok, map[string]any{"shortID": "GONE"})
 			a.mustPost(t, tok, "/api/v1/Inventory/Receive", map[string]any{"itemID": "GONE", "units": 5, "wid": 1, "reasonCode": 1}, 201)
-			a.send(t, "DELETE", "/api/v1/Item/GONE", tok, nil)
+			a.mustSend(t, "DELETE", "/api/v1/Item/GONE", tok, nil, 200)
 			wantError(t, a.send(t, "POST", "/api/v1/Inventory/Receive", tok, map[string]any{"itemID": "GONE", "units": 1, "wid": 1, "reasonCode": 1}), 409, stockroom.ECONFLICT)
 			// A discontinued item's remaining stock can still be moved and issued.
 			a.mustPost(t, tok, "/api/v1/Inventory/Move", map[string]any{"itemID": "GONE", "units": 2, "wid": 1, "toSpot": "Q"}, 200)
@@ -208,7 +208,9 @@ func TestStockTransactions(t *testing.T) {
 func TestInventoryForbidden(t *testing.T) {
 	eachEngine(t, func(t *testing.T, a *api) {
 		admin := stockAPI(t, a)
-		a.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: 3, Name: "Third"})
+		if err := a.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: 3, Name: "Third"}); err != nil {
+			t.Fatal(err)
+		}
 		lotIn2 := a.mustPost(t, admin, "/api/v1/Inventory/Receive", map[string]any{"itemID": "ITEM-A", "units": 5, "wid": 2, "reasonCode": 1}, 201)["recNo"]
 		a.mustPost(t, admin, "/api/v1/Inventory/Receive", map[string]any{"itemID": "ITEM-A", "units": 7, "wid": 1, "reasonCode": 1}, 201)
 		txIn2 := fmt.Sprint(a.mustPost(t, admin, "/api/v1/Inventory/Receive", map[string]any{"itemID": "ITEM-B", "units": 3, "wid": 2, "reasonCode": 1}, 201)["transactionID"])
