@@ -89,7 +89,13 @@ func TestAuthorizeOrder(t *testing.T) {
 }
 
 func TestParseTime(t *testing.T) {
-	utc := func(s string) time.Time { v, _ := time.Parse(time.RFC3339Nano, s); return v.UTC() }
+	utc := func(s string) time.Time {
+		v, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.UTC()
+	}
 	for in, want := range map[string]time.Time{
 		"2025-01-15T09:30:00Z":        utc("2025-01-15T09:30:00Z"),
 		"2025-01-15T11:30:00+02:00":   utc("2025-01-15T09:30:00Z"),

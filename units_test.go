@@ -24,10 +24,10 @@ func TestUnits(t *testing.T) {
 		}
 	}
 	// 0.1 + 0.2 is exactly 0.3, as it must be for stock.
-	a, _ := stockroom.ParseUnits("0.1")
-	b, _ := stockroom.ParseUnits("0.2")
-	if a.Add(b).String() != "0.3" {
-		t.Errorf("0.1 + 0.2 = %s", a.Add(b))
+	a, errA := stockroom.ParseUnits("0.1")
+	b, errB := stockroom.ParseUnits("0.2")
+	if errA != nil || errB != nil || a.Add(b).String() != "0.3" {
+		t.Errorf("0.1 + 0.2 = %s (%v, %v)", a.Add(b), errA, errB)
 	}
 	var v struct{ Units stockroom.Units }
 	if err := json.Unmarshal([]byte(`{"units": 2.75}`), &v); err != nil || v.Units.String() != "2.75" {
@@ -36,9 +36,9 @@ func TestUnits(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"units": "2.75"}`), &v); err == nil {
 		t.Error("a JSON string was accepted as units")
 	}
-	out, _ := json.Marshal(struct{ U stockroom.Units }{stockroom.MustParseUnits("12.5")})
-	if string(out) != `{"U":12.5}` {
-		t.Errorf("marshal = %s", out)
+	out, err := json.Marshal(struct{ U stockroom.Units }{stockroom.MustParseUnits("12.5")})
+	if err != nil || string(out) != `{"U":12.5}` {
+		t.Errorf("marshal = %s (%v)", out, err)
 	}
 }
 

@@ -61,7 +61,10 @@ func ExampleClient_Move() {
 	if _, err := c.Receive(ctx, client.ReceiveRequest{ItemID: sku, Units: stockroom.Whole(100), WID: 1, ReasonCode: 1, Spot: "A-01"}); err != nil {
 		log.Fatal(err)
 	}
-	length, _ := stockroom.ParseUnits("37.5")
+	length, err := stockroom.ParseUnits("37.5")
+	if err != nil {
+		log.Fatal(err)
+	}
 	moved, err := c.Move(ctx, client.MoveRequest{ItemID: sku, Units: length, WID: 1, FromSpot: "A-01", ToSpot: new("B-02")})
 	if err != nil {
 		log.Fatal(err)
@@ -86,7 +89,10 @@ func ExampleClient_Issue() {
 	if _, err := c.Receive(ctx, client.ReceiveRequest{ItemID: sku, Units: stockroom.Whole(20), WID: 1, ReasonCode: 1}); err != nil {
 		log.Fatal(err)
 	}
-	qty, _ := stockroom.ParseUnits("12.125")
+	qty, err := stockroom.ParseUnits("12.125")
+	if err != nil {
+		log.Fatal(err)
+	}
 	issued, err := c.Issue(ctx, client.IssueRequest{ItemID: sku, Units: qty, WID: 1, ReasonCode: 20, Reference: "SO-1001"})
 	if err != nil {
 		log.Fatal(err)

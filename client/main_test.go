@@ -166,7 +166,9 @@ type exchange struct {
 // tap is an http.RoundTripper in front of the real one that records every
 // exchange, and can make a fault happen after the server has answered: the
 // kind of failure (a dropped connection, a proxy's 504) after which a client
-// cannot know whether its request took effect.
+// cannot know whether its request took effect. Beneath the fault, every
+// response the server sent is held to the OpenAPI document, whatever the
+// fault makes of it.
 type tap struct {
 	mu        sync.Mutex
 	exchanges []exchange
@@ -176,7 +178,7 @@ type tap struct {
 }
 
 func (tp *tap) RoundTrip(req *http.Request) (*http.Response, error) {
-	res, err := http.DefaultTransport.RoundTrip(req)
+	res, err := openapitest.Transport(http.DefaultTransport).RoundTrip(req)
 	if err == nil && tp.fault != nil {
 		res, err = tp.fault(req, res)
 	}

@@ -3,6 +3,7 @@ package client_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -30,8 +31,11 @@ func failFirst(suffix string, replace func(*http.Response) (*http.Response, erro
 			return res, nil
 		}
 		// Read the whole answer first: the server has finished with the request.
-		_, _ = io.Copy(io.Discard, res.Body)
+		_, err := io.Copy(io.Discard, res.Body)
 		res.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("reading the answer before replacing it: %w", err)
+		}
 		return replace(res)
 	}
 }

@@ -6,12 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -51,11 +51,17 @@ type server struct {
 	code                 int           // its exit status, once done
 }
 
-// wait stops the server and returns its exit status.
+// wait stops the server and returns its exit status, or -1 if the command
+// has not returned a minute after the stop: a test then fails instead of
+// hanging.
 func (s *server) wait() int {
 	s.stop()
-	<-s.done
-	return s.code
+	select {
+	case <-s.done:
+		return s.code
+	case <-time.After(time.Minute):
+		return -1
+	}
 }
 
 var (
@@ -80,7 +86,11 @@ func startServe(t *testing.T, dsn string, vars []string, args ...string) *server
 		defer close(s.done)
 		s.code = run(ctx, argv, getenv(vars), s.stdout, s.stderr)
 	}()
-	t.Cleanup(func() { s.wait() })
+	t.Cleanup(func() {
+		if s.wait() == -1 {
+			t.Errorf("serve did not return a minute after the stop signal: %s", s.stderr)
+		}
+	})
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		if addr := listeningAddr(s.stderr.String()); addr != "" {
@@ -164,7 +174,9 @@ func getToken(t *testing.T, base, id, secret string) (int, tokenBody) {
 	}
 	defer res.Body.Close()
 	var tb tokenBody
-	_ = json.NewDecoder(res.Body).Decode(&tb)
+	if err := json.NewDecoder(res.Body).Decode(&tb); err != nil {
+		t.Fatalf("token answer %d: %v", res.StatusCode, err)
+	}
 	return res.StatusCode, tb
 }
 
@@ -349,29 +361,90 @@ func TestBadArguments(t *testing.T) {
 	}
 }
 
-// TestGracefulShutdown stops the server while a request is half received:
-// the request still completes, then the server exits cleanly.
+// TestGracefulShutdown stops the server while a request is half received,
+// and proves the three things a graceful stop promises: the server stops
+// accepting connections at once, the request in flight still gets its
+// answer, and the command then returns, cleanly.
 func TestGracefulShutdown(t *testing.T) {
 	s := startServe(t, testdb.DSN(t, "sqlite"), nil)
+	addr := strings.TrimPrefix(s.url, "http://")
 	body := url.Values{"grant_type": {"client_credentials"}, "client_id": {s.adminID}, "client_secret": {s.adminSecret}}.Encode()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(s.url, "http://"))
+	// The body comes through a pipe: the headers go out at once, the rest
+	// only when the test writes it.
+	pr, pw := io.Pipe()
+	req, err := http.NewRequest("POST", s.url+"/api/v1/Token", pr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
-	fmt.Fprintf(conn, "POST /api/v1/Token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:10])
+	req.ContentLength = int64(len(body))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	type answer struct {
+		res  *http.Response
+		body []byte
+		err  error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			answered <- answer{err: err}
+			return
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		answered <- answer{res, b, err}
+	}()
+	if _, err := io.WriteString(pw, body[:10]); err != nil {
+		t.Fatal(err)
+	}
 	time.Sleep(200 * time.Millisecond) // let the handler start reading the body
 	s.stop()
-	time.Sleep(200 * time.Millisecond) // shutdown has begun and waits for us
-	fmt.Fprint(conn, body[10:])
-	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		t.Fatalf("in-flight request cut off by shutdown: %v", err)
+
+	// New connections are refused while the request is still in flight,
+	// and the command waits for it.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err != nil {
+			break
+		}
+		c.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("the server still accepts connections 5s after the stop signal")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	if res.StatusCode != 200 {
-		t.Fatalf("in-flight request: %d", res.StatusCode)
+	select {
+	case <-s.done:
+		t.Fatalf("the command returned (exit %d) before the request in flight was answered: %s", s.code, s.stderr)
+	case a := <-answered:
+		t.Fatalf("the request in flight was answered before its body was sent: %+v", a)
+	default:
 	}
-	<-s.done
+
+	if _, err := io.WriteString(pw, body[10:]); err != nil {
+		t.Fatalf("the rest of the body: %v", err)
+	}
+	pw.Close()
+	var a answer
+	select {
+	case a = <-answered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer to the request in flight 10s after its body was complete")
+	}
+	if a.err != nil {
+		t.Fatalf("in-flight request cut off by shutdown: %v", a.err)
+	}
+	var tb tokenBody
+	if err := json.Unmarshal(a.body, &tb); err != nil || a.res.StatusCode != 200 || tb.AccessToken == "" {
+		t.Fatalf("in-flight request: %d %s (%v), want 200 with a token", a.res.StatusCode, a.body, err)
+	}
+
+	select {
+	case <-s.done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the command did not return 10s after its last request was answered: %s", s.stderr)
+	}
 	if s.code != 0 {
 		t.Fatalf("exit %d after graceful shutdown: %s", s.code, s.stderr)
 	}
@@ -391,7 +464,10 @@ func TestDemoLoadsItems(t *testing.T) {
 	}
 	s := startServe(t, dsn, nil)
 	tok := mustToken(t, s.url, s.adminID, s.adminSecret)
-	req, _ := http.NewRequest("GET", s.url+"/api/v1/Item?pageSize=1", nil)
+	req, err := http.NewRequest("GET", s.url+"/api/v1/Item?pageSize=1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	req.Header.Set("Authorization", "Bearer "+tok)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -452,8 +528,13 @@ func TestMetrics(t *testing.T) {
 	if status, b, _ := call("POST", s.url+"/api/v1/Inventory/Receive", tok, `{"itemID":"M-1","wid":1,"units":3,"reasonCode":1}`); status != 201 {
 		t.Fatalf("receive: %d %s", status, b)
 	}
+	var statuses []int
 	for range 6 {
-		call("GET", s.url+"/api/v1/Warehouse", tok, "")
+		status, _, _ := call("GET", s.url+"/api/v1/Warehouse", tok, "")
+		statuses = append(statuses, status)
+	}
+	if !slices.Equal(statuses, []int{200, 200, 200, 200, 429, 429}) {
+		t.Fatalf("six GETs on a budget of 6 with 2 spent: %v, want four 200 then two 429", statuses)
 	}
 	body := getMetrics(t, s.url)
 	for _, want := range []string{
@@ -502,9 +583,9 @@ func getMetrics(t *testing.T, base string) string {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	if res.StatusCode != 200 {
-		t.Fatalf("GET /metrics: %d %s", res.StatusCode, b)
+	b, err := io.ReadAll(res.Body)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("GET /metrics: %d %s (%v)", res.StatusCode, b, err)
 	}
 	return string(b)
 }

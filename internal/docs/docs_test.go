@@ -251,10 +251,10 @@ func TestDocsPageLoadsOnlyFromThisServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, _ := io.ReadAll(resp.Body)
+	body, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET /docs: %s", resp.Status)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /docs: %s (%v)", resp.Status, err)
 	}
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
 		t.Errorf("Content-Type %q, want text/html", ct)
@@ -294,7 +294,10 @@ func TestDocsPageBundleIsCachedAndCompressed(t *testing.T) {
 	}
 	srv, _ := newServer(t, realSpec(t))
 	for _, gz := range []bool{false, true} {
-		req, _ := http.NewRequest("GET", srv.URL+docs.BundlePath, nil)
+		req, err := http.NewRequest("GET", srv.URL+docs.BundlePath, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if gz {
 			req.Header.Set("Accept-Encoding", "gzip, deflate, br")
 		} else {

@@ -221,6 +221,16 @@ func (a *api) send(t *testing.T, method, path, token string, body any) response 
 	return a.do(t, method, path, bytes.NewReader(b), "Authorization", "Bearer "+token, "Content-Type", "application/json")
 }
 
+// mustSend is send for a request that must answer status.
+func (a *api) mustSend(t *testing.T, method, path, token string, body any, status int) response {
+	t.Helper()
+	r := a.send(t, method, path, token, body)
+	if r.status != status {
+		t.Fatalf("%s %s %v: %d %s, want %d", method, path, body, r.status, r.body, status)
+	}
+	return r
+}
+
 // clientToken creates a client with the given permissions on all warehouses
 // and returns a token for it.
 func (a *api) clientToken(t *testing.T, readOnly bool, perms ...stockroom.Permission) string {

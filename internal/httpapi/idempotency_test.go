@@ -15,7 +15,10 @@ import (
 
 func (a *api) postKey(t *testing.T, tok, path, key string, body any) response {
 	t.Helper()
-	b, _ := json.Marshal(body)
+	b, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return a.do(t, "POST", path, strings.NewReader(string(b)), "Authorization", "Bearer "+tok, "Content-Type", "application/json", "Idempotency-Key", key)
 }
 
@@ -44,7 +47,9 @@ func TestIdempotencyKeys(t *testing.T) {
 			}
 		})
 		t.Run("OtherBodyIs422", func(t *testing.T) {
-			a.postKey(t, tok, "/api/v1/Inventory/Receive", "k-mis", receive)
+			if r := a.postKey(t, tok, "/api/v1/Inventory/Receive", "k-mis", receive); r.status != 201 {
+				t.Fatalf("first use of the key: %d %s", r.status, r.body)
+			}
 			other := map[string]any{"itemID": "ITEM-A", "units": 3, "wid": 1, "reasonCode": 1}
 			wantError(t, a.postKey(t, tok, "/api/v1/Inventory/Receive", "k-mis", other), 422, stockroom.EIDEMPOTENCY)
 			wantError(t, a.postKey(t, tok, "/api/v1/Inventory/Issue", "k-mis", receive), 422, stockroom.EIDEMPOTENCY)
@@ -52,7 +57,9 @@ func TestIdempotencyKeys(t *testing.T) {
 		t.Run("KeysBelongToOneClient", func(t *testing.T) {
 			other := a.clientToken(t, false, stockroom.PermReceive, stockroom.PermItemRead)
 			before := a.ledgerSize(t, tok)
-			a.postKey(t, tok, "/api/v1/Inventory/Receive", "k-shared", receive)
+			if r := a.postKey(t, tok, "/api/v1/Inventory/Receive", "k-shared", receive); r.status != 201 {
+				t.Fatalf("first use of the key: %d %s", r.status, r.body)
+			}
 			if r := a.postKey(t, other, "/api/v1/Inventory/Receive", "k-shared", receive); r.status != 201 || r.header.Get("Idempotent-Replayed") != "" {
 				t.Fatalf("another client's use of the key: %d %v", r.status, r.header)
 			}
@@ -140,7 +147,9 @@ func TestIdempotencyKeys(t *testing.T) {
 		})
 		t.Run("ExpireAfter24Hours", func(t *testing.T) {
 			before := a.ledgerSize(t, tok)
-			a.postKey(t, tok, "/api/v1/Inventory/Receive", "k-old", receive)
+			if r := a.postKey(t, tok, "/api/v1/Inventory/Receive", "k-old", receive); r.status != 201 {
+				t.Fatalf("first use of the key: %d %s", r.status, r.body)
+			}
 			a.advance(23 * time.Hour)
 			tok2 := a.token(t, a.adminID, a.adminSecret) // the first token has expired
 			if r := a.postKey(t, tok2, "/api/v1/Inventory/Receive", "k-old", receive); r.header.Get("Idempotent-Replayed") != "true" {

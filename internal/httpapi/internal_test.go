@@ -40,8 +40,11 @@ func TestFailuresNeverLeakInternals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		body, _ := io.ReadAll(res.Body)
+		body, err := io.ReadAll(res.Body)
 		res.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
 		want := `{"statusCode":500,"error":"internal_error","message":"Internal error.","details":null}` + "\n"
 		if res.StatusCode != 500 || string(body) != want {
 			t.Errorf("%s: %d %s, want 500 %s", path, res.StatusCode, body, want)

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/stockroom/stockroom"
@@ -156,7 +154,7 @@ func TestStockTransactions(t *testing.T) {
 			wantError(t, a.send(t, "POST", "/api/v1/Inventory/Receive", tok, map[string]any{"itemID": "ITEM-A", "units": 1, "wid": 77, "reasonCode": 1}), 404, stockroom.ENOTFOUND)
 			a.createItem(t, tok, map[string]any{"shortID": "GONE"})
 			a.mustPost(t, tok, "/api/v1/Inventory/Receive", map[string]any{"itemID": "GONE", "units": 5, "wid": 1, "reasonCode": 1}, 201)
-			a.send(t, "DELETE", "/api/v1/Item/GONE", tok, nil)
+			a.mustSend(t, "DELETE", "/api/v1/Item/GONE", tok, nil, 200)
 			wantError(t, a.send(t, "POST", "/api/v1/Inventory/Receive", tok, map[string]any{"itemID": "GONE", "units": 1, "wid": 1, "reasonCode": 1}), 409, stockroom.ECONFLICT)
 			// A discontinued item's remaining stock can still be moved and issued.
 			a.mustPost(t, tok, "/api/v1/Inventory/Move", map[string]any{"itemID": "GONE", "units": 2, "wid": 1, "toSpot": "Q"}, 200)
@@ -210,7 +208,9 @@ func TestStockTransactions(t *testing.T) {
 func TestInventoryForbidden(t *testing.T) {
 	eachEngine(t, func(t *testing.T, a *api) {
 		admin := stockAPI(t, a)
-		a.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: 3, Name: "Third"})
+		if err := a.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: 3, Name: "Third"}); err != nil {
+			t.Fatal(err)
+		}
 		lotIn2 := a.mustPost(t, admin, "/api/v1/Inventory/Receive", map[string]any{"itemID": "ITEM-A", "units": 5, "wid": 2, "reasonCode": 1}, 201)["recNo"]
 		a.mustPost(t, admin, "/api/v1/Inventory/Receive", map[string]any{"itemID": "ITEM-A", "units": 7, "wid": 1, "reasonCode": 1}, 201)
 		txIn2 := fmt.Sprint(a.mustPost(t, admin, "/api/v1/Inventory/Receive", map[string]any{"itemID": "ITEM-B", "units": 3, "wid": 2, "reasonCode": 1}, 201)["transactionID"])
@@ -322,78 +322,5 @@ func TestInventoryForbidden(t *testing.T) {
 		// out-of-scope warehouse is 403, not 404.
 		wantError(t, a.send(t, "POST", "/api/v1/Inventory/Receive", in1, map[string]any{"itemID": "NOPE", "units": 1, "wid": 2, "reasonCode": 1}), 403, stockroom.EFORBIDDEN)
 		a.auditClean(t)
-	})
-}
-
-// TestConcurrentStockOverHTTP sends thousands of receives, issues and moves
-// of a few items across two warehouses from 32 goroutines, then proves the
-// result exact: the audit finds nothing, the kept levels equal what the
-// successful responses add up to, and the ledger holds exactly one entry per
-// success (so no refused or failed request changed anything).
-func TestConcurrentStockOverHTTP(t *testing.T) {
-	eachEngine(t, func(t *testing.T, a *api) {
-		tok := stockAPI(t, a)
-		items := []string{"ITEM-A", "ITEM-B"}
-		var (
-			wg          sync.WaitGroup
-			net         [2][3]atomic.Int64
-			ok, refused atomic.Int64
-		)
-		const workers, each = 32, 100
-		for g := range workers {
-			wg.Go(func() {
-				for i := range each {
-					item, wid := (g+i)%2, 1+(g*7+i)%2
-					units := int64(1+(g*13+i*7)%5) * stockroom.UnitScale / 2 // 0.5 .. 2.5, in millionths
-					body := map[string]any{"itemID": items[item], "units": stockroom.FromMicros(units), "wid": wid}
-					var path string
-					switch (g + i*3) % 3 {
-					case 0:
-						path, body["reasonCode"], body["spot"] = "/api/v1/Inventory/Receive", 1, fmt.Sprint("S", i%3)
-					case 1:
-						path, body["reasonCode"] = "/api/v1/Inventory/Issue", 20
-					case 2:
-						path, body["shipToWid"], body["toSpot"] = "/api/v1/Inventory/Move", 3-wid, "M"
-					}
-					r := a.send(t, "POST", path, tok, body)
-					switch r.status {
-					case 200, 201:
-						ok.Add(1)
-						switch {
-						case strings.HasSuffix(path, "Receive"):
-							net[item][wid].Add(units)
-						case strings.HasSuffix(path, "Issue"):
-							net[item][wid].Add(-units)
-						default:
-							net[item][wid].Add(-units)
-							net[item][3-wid].Add(units)
-						}
-					case 409:
-						refused.Add(1)
-					default:
-						t.Errorf("%s: %d %s", path, r.status, r.body)
-						return
-					}
-				}
-			})
-		}
-		wg.Wait()
-		a.auditClean(t)
-		for i, item := range items {
-			for wid := 1; wid <= 2; wid++ {
-				p := decode[struct{ Value []stockroom.StockLevel }](t, a.get(t, fmt.Sprintf("/api/v1/Inventory/StockLevels/%d?itemID=%s&includeZero=true", wid, item), tok))
-				if len(p.Value) != 1 || p.Value[0].InStock.Micros() != net[i][wid].Load() {
-					t.Errorf("%s in warehouse %d: levels %+v, successful responses net %s", item, wid, p.Value, stockroom.FromMicros(net[i][wid].Load()))
-				}
-			}
-		}
-		txs := decode[struct{ TotalCount int64 }](t, a.get(t, "/api/v1/Inventory/Transactions?pageSize=1", tok))
-		if txs.TotalCount != ok.Load() {
-			t.Errorf("ledger holds %d entries for %d successful requests", txs.TotalCount, ok.Load())
-		}
-		if refused.Load() == 0 || ok.Load() < workers*each/2 {
-			t.Errorf("%d succeeded and %d were refused: the test did not exercise short stock", ok.Load(), refused.Load())
-		}
-		t.Logf("%d requests: %d succeeded, %d refused for short stock", workers*each, ok.Load(), refused.Load())
 	})
 }

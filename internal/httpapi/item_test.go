@@ -34,6 +34,9 @@ type item struct {
 
 func decode[T any](t *testing.T, r response) T {
 	t.Helper()
+	if r.status/100 != 2 {
+		t.Fatalf("status %d (%s), want a success to decode", r.status, r.body)
+	}
 	var v T
 	if err := json.Unmarshal(r.body, &v); err != nil {
 		t.Fatalf("decode %s: %v", r.body, err)
@@ -177,7 +180,7 @@ func TestItems(t *testing.T) {
 				t.Fatalf("after PUT:\n got %+v\nwant %+v", got, want)
 			}
 			// A PUT that changes nothing leaves modified alone.
-			a.send(t, "PUT", "/api/v1/Item", tok, map[string]any{"shortID": "Upd-1", "description": "second", "category": 3})
+			a.mustSend(t, "PUT", "/api/v1/Item", tok, map[string]any{"shortID": "Upd-1", "description": "second", "category": 3}, 200)
 			if again := a.getItem(t, tok, fmt.Sprintf("/api/v1/Item/%d", orig.PartNo)); again.Modified != got.Modified {
 				t.Fatalf("no-op PUT moved modified from %s to %s", got.Modified, again.Modified)
 			}
@@ -218,7 +221,7 @@ func TestItems(t *testing.T) {
 				t.Fatal("a discontinued item must leave /Item and stay in /Item/All")
 			}
 			wantError(t, a.send(t, "DELETE", "/api/v1/Item/nothing-here", tok, nil), 404, stockroom.ENOTFOUND)
-			a.send(t, "PUT", "/api/v1/Item", tok, map[string]any{"shortID": "Disc/1", "active": true})
+			a.mustSend(t, "PUT", "/api/v1/Item", tok, map[string]any{"shortID": "Disc/1", "active": true}, 200)
 			if got := a.getItem(t, tok, fmt.Sprintf("/api/v1/Item/%d", it.PartNo)); got.Discontinued || !inList("/api/v1/Item") {
 				t.Fatalf("active:true did not reactivate: %+v", got)
 			}
@@ -227,13 +230,13 @@ func TestItems(t *testing.T) {
 			for _, id := range []string{"cat-b", "Cat-A", "cat-c"} {
 				a.createItem(t, tok, map[string]any{"shortID": id, "category": 77})
 			}
-			a.send(t, "DELETE", "/api/v1/Item/cat-c", tok, nil)
+			a.mustSend(t, "DELETE", "/api/v1/Item/cat-c", tok, nil, 200)
 			r := a.get(t, "/api/v1/Item?category=77", tok)
 			got := decode[[]item](t, r)
 			if r.status != 200 || !slices.Equal(shortIDs(got), []string{"Cat-A", "cat-b"}) {
 				t.Fatalf("Category=77: %d %s", r.status, r.body)
 			}
-			if r := a.get(t, "/api/v1/Item?Category=78", tok); strings.TrimSpace(string(r.body)) != "[]" {
+			if r := a.get(t, "/api/v1/Item?Category=78", tok); r.status != 200 || strings.TrimSpace(string(r.body)) != "[]" {
 				t.Fatalf("empty category: %s", r.body)
 			}
 			v := wantError(t, a.get(t, "/api/v1/Item?Category=x", tok), 400, stockroom.EINVALID)
@@ -250,7 +253,7 @@ func TestItemListsSortAndSync(t *testing.T) {
 		for i, id := range []string{"delta", "Alpha", "charlie", "Bravo", "echo"} {
 			a.createItem(t, tok, map[string]any{"shortID": id, "units": 5 - i, "description": []string{"x", "y"}[i%2]})
 		}
-		a.send(t, "DELETE", "/api/v1/Item/echo", tok, nil)
+		a.mustSend(t, "DELETE", "/api/v1/Item/echo", tok, nil, 200)
 
 		p := decode[itemPage](t, a.get(t, "/api/v1/Item", tok))
 		if !slices.Equal(shortIDs(p.Value), []string{"Alpha", "Bravo", "charlie", "delta"}) || p.TotalCount != 4 {
@@ -269,7 +272,7 @@ func TestItemListsSortAndSync(t *testing.T) {
 		all := decode[itemPage](t, a.get(t, "/api/v1/Item/All?sort=modified", tok))
 		mark := all.Value[len(all.Value)-1].Modified
 		time.Sleep(2 * time.Millisecond)
-		a.send(t, "PUT", "/api/v1/Item", tok, map[string]any{"shortID": "bravo", "description": "changed"})
+		a.mustSend(t, "PUT", "/api/v1/Item", tok, map[string]any{"shortID": "bravo", "description": "changed"}, 200)
 		a.createItem(t, tok, map[string]any{"shortID": "foxtrot"})
 		p = decode[itemPage](t, a.get(t, "/api/v1/Item/All?sort=modified&modifiedSince="+url.QueryEscape(mark), tok))
 		if !slices.Equal(shortIDs(p.Value), []string{"echo", "Bravo", "foxtrot"}) || p.TotalCount != 3 {
@@ -283,7 +286,7 @@ func TestItemPermissions(t *testing.T) {
 	eachEngine(t, func(t *testing.T, a *api) {
 		admin := a.token(t, a.adminID, a.adminSecret)
 		a.createItem(t, admin, map[string]any{"shortID": "perm-1"})
-		a.send(t, "POST", "/api/v1/Alias", admin, map[string]any{"alias": "p1", "itemID": "perm-1"})
+		a.mustSend(t, "POST", "/api/v1/Alias", admin, map[string]any{"alias": "p1", "itemID": "perm-1"}, 201)
 		reader := a.clientToken(t, false, stockroom.PermItemRead)
 		readOnlyWriter := a.clientToken(t, true, stockroom.PermItemRead, stockroom.PermItemWrite)
 		writerOnly := a.clientToken(t, false, stockroom.PermItemWrite)
@@ -342,8 +345,8 @@ func TestAliases(t *testing.T) {
 		if al["alias"] != "W-OLD" || al["partNo"] != float64(it.PartNo) || al["shortID"] != "Widget" || al["created"] == nil {
 			t.Fatalf("alias record %s", r.body)
 		}
-		a.send(t, "POST", "/api/v1/Alias", tok, map[string]any{"alias": "w/2", "itemID": "Widget"})
-		a.send(t, "POST", "/api/v1/Alias", tok, map[string]any{"alias": "g1", "itemID": "Gadget"})
+		a.mustSend(t, "POST", "/api/v1/Alias", tok, map[string]any{"alias": "w/2", "itemID": "Widget"}, 201)
+		a.mustSend(t, "POST", "/api/v1/Alias", tok, map[string]any{"alias": "g1", "itemID": "Gadget"}, 201)
 		wantError(t, a.send(t, "POST", "/api/v1/Alias", tok, map[string]any{"alias": "w-old", "itemID": "Gadget"}), 409, stockroom.ECONFLICT)
 		wantError(t, a.send(t, "POST", "/api/v1/Alias", tok, map[string]any{"alias": "zz", "itemID": "nothing"}), 404, stockroom.ENOTFOUND)
 		v := wantError(t, a.send(t, "POST", "/api/v1/Alias", tok, map[string]any{"alias": 5}), 400, stockroom.EINVALID)

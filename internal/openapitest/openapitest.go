@@ -5,6 +5,13 @@
 // TestMain:
 //
 //	func TestMain(m *testing.M) { os.Exit(openapitest.Run(m)) }
+//
+// Run checks whatever goes through http.DefaultClient. A test that sends
+// through a transport of its own, to inject faults say, puts Transport
+// beneath it, so that what the server really sent is checked before the
+// fault replaces it:
+//
+//	&http.Client{Transport: faults{base: openapitest.Transport(http.DefaultTransport)}}
 package openapitest
 
 import (
@@ -201,6 +208,20 @@ func (c *Checker) Mismatches() []string {
 // Checked is how many responses were checked.
 func (c *Checker) Checked() int64 { return c.checked.Load() }
 
+// running is the Checker Run installed, for Transport.
+var running atomic.Pointer[Checker]
+
+// Transport returns base wrapped so that the Checker installed by Run checks
+// every response base returns. It panics outside Run: a response no checker
+// sees must not pass for a checked one.
+func Transport(base http.RoundTripper) http.RoundTripper {
+	c := running.Load()
+	if c == nil {
+		panic("openapitest.Transport called outside openapitest.Run")
+	}
+	return c.Transport(base)
+}
+
 // Run installs a Checker on http.DefaultClient (which http.Get and friends
 // use too), runs the tests and returns their exit code: 1 when a response
 // did not match the document, even if every test passed.
@@ -215,6 +236,7 @@ func Run(m *testing.M) int {
 		base = http.DefaultTransport
 	}
 	http.DefaultClient.Transport = c.Transport(base)
+	running.Store(c)
 	code := m.Run()
 	found := c.Mismatches()
 	for _, f := range found {

@@ -90,16 +90,12 @@ func isBusy(err error) bool {
 	return errors.As(err, &liteErr) && liteErr.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
-// forUpdate is the row-locking clause for a SELECT in a write transaction:
-// of the given table alias, or of every table read when of is "". SQLite has
-// none and needs none: its write transactions begin IMMEDIATE and exclude
-// each other.
-func (t *Tx) forUpdate(of string) string {
-	switch {
-	case t.pg == nil:
+// forUpdate is the row-locking clause for a SELECT in a write transaction.
+// SQLite has none and needs none: its write transactions begin IMMEDIATE and
+// exclude each other.
+func (t *Tx) forUpdate() string {
+	if t.pg == nil {
 		return ""
-	case of != "":
-		return " FOR UPDATE OF " + of
 	}
 	return " FOR UPDATE"
 }

@@ -32,10 +32,15 @@ func (t *Tx) setHold(recNo int64, hold bool, e stockroom.LedgerEntry, check func
 		r     lotRow
 	)
 	l := &r.lot
+	// The lot is locked on its own first, then read with the names it is
+	// shown with. Locked in the join, a lot moved meanwhile would vanish
+	// from the result on PostgreSQL: the join is judged again on the row's
+	// new version, against the old warehouse row.
+	t.exec(`SELECT rec_no FROM lots WHERE rec_no = $1`+t.forUpdate(), recNo)
 	t.queryRow(&found, `
 		SELECT `+lotSelect+`
 		FROM `+lotFrom+`
-		WHERE l.rec_no = $1`+t.forUpdate("l"),
+		WHERE l.rec_no = $1`,
 		[]any{recNo}, append(r.dest(), &l.ShortID, &l.Description, &l.Warehouse)...)
 	if err := t.flush(); err != nil {
 		return res, err

@@ -222,7 +222,7 @@ func (db *DB) UpdateItem(ctx context.Context, shortID string, fn func(*stockroom
 		tx.queryRow(&found, `
 			SELECT `+itemColumns+`
 			FROM items
-			WHERE short_id_key = $1`+tx.forUpdate(""), []any{stockroom.FoldKey(shortID)}, row.dest()...)
+			WHERE short_id_key = $1`+tx.forUpdate(), []any{stockroom.FoldKey(shortID)}, row.dest()...)
 		if err := tx.flush(); err != nil {
 			return err
 		}

@@ -38,7 +38,9 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 		return stockroom.DrawResult{}, err
 	}
 	draws, err := w.Plan(cands)
-	if err != nil && len(cands) == firstCandidates && stockroom.ErrorCode(err) == stockroom.ECONFLICT {
+	// Fewer than the limit read is not all there is: on PostgreSQL a row
+	// changed while its lock was awaited is judged again and may drop out.
+	if err != nil && stockroom.ErrorCode(err) == stockroom.ECONFLICT {
 		if cands, err = t.lockCandidates(sel, 0); err != nil {
 			return stockroom.DrawResult{}, err
 		}
@@ -102,7 +104,7 @@ func (t *Tx) lockCandidates(s stockroom.LotSelection, limit int) ([]stockroom.Ca
 		SELECT rec_no, units, hold, spot
 		FROM lots
 		WHERE `+strings.Join(conds, "\n\t\t  AND ")+`
-		ORDER BY received, rec_no`+limitClause+t.forUpdate(""), a...)
+		ORDER BY received, rec_no`+limitClause+t.forUpdate(), a...)
 	return cands, t.flush()
 }
 

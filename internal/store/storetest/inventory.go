@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -298,6 +297,7 @@ func (h *harness) testInventory(t *testing.T) {
 		wantCode(t, err, stockroom.ENOTFOUND)
 		s.audit()
 	})
+	t.Run("HeldLotsMoveOnlyWhenNamed", h.testHeldLotsMoveOnlyWhenNamed)
 	t.Run("Filters", func(t *testing.T) {
 		s := h.openStock(t)
 		s.receive(s.a.PartNo, 1, "X", u(5))
@@ -484,69 +484,4 @@ func (h *harness) testInventoryLists(t *testing.T) {
 	_, err = s.FindTransaction(ctx, stockroom.Scope{IDs: []int64{2}}, txs.Items[0].ID-1) // a receipt into warehouse 1
 	wantCode(t, err, stockroom.ENOTFOUND)
 	s.audit()
-}
-
-// testInventoryConcurrency runs many concurrent stock transactions on a few
-// items across two warehouses, then checks the invariants and that the
-// successful transactions account for the final stock exactly.
-func (h *harness) testInventoryConcurrency(t *testing.T) {
-	s := h.openStock(t)
-	items := []int64{s.a.PartNo, s.b.PartNo}
-	var (
-		wg       sync.WaitGroup
-		net      [2][3]atomic.Int64 // [item][wid] net units of successful transactions
-		ok, shrt atomic.Int64
-	)
-	const workers, each = 16, 40
-	for g := range workers {
-		wg.Go(func() {
-			for i := range each {
-				item, wid := (g+i)%2, int64(1+(g*7+i)%2)
-				units := u(int64(1 + (g*13+i*7)%5))
-				var err error
-				switch (g + i*3) % 3 {
-				case 0:
-					_, err = s.Receive(ctx, nil, stockroom.Receipt{PartNo: items[item], ReceiveRequest: stockroom.ReceiveRequest{WID: wid, Spot: fmt.Sprint("S", i%3), Units: units}}, s.entry())
-					if err == nil {
-						net[item][wid].Add(units.Micros())
-					}
-				case 1:
-					_, err = s.withdraw(stockroom.Withdrawal{Type: stockroom.TxIssue, PartNo: items[item], WID: wid, Units: units})
-					if err == nil {
-						net[item][wid].Add(-units.Micros())
-					}
-				case 2:
-					_, err = s.withdraw(stockroom.Withdrawal{Type: stockroom.TxMove, PartNo: items[item], WID: wid, Units: units, ToWID: 3 - wid, ToSpot: "M"})
-					if err == nil {
-						net[item][wid].Add(-units.Micros())
-						net[item][3-wid].Add(units.Micros())
-					}
-				}
-				switch {
-				case err == nil:
-					ok.Add(1)
-				case stockroom.ErrorCode(err) == stockroom.ECONFLICT:
-					shrt.Add(1)
-				default:
-					t.Error(err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	s.audit()
-	for i, part := range items {
-		for wid := int64(1); wid <= 2; wid++ {
-			if l := s.level(part, wid); l.InStock.Micros() != net[i][wid].Load() {
-				t.Errorf("item %d warehouse %d: inStock %s, successful transactions net %s", part, wid, l.InStock, stockroom.FromMicros(net[i][wid].Load()))
-			}
-		}
-	}
-	txs, err := s.ListTransactions(ctx, stockroom.Scope{All: true}, stockroom.TransactionFilter{}, stockroom.PageRequest{Page: 1, PageSize: 1})
-	must(t, err)
-	if txs.Total != ok.Load() {
-		t.Errorf("ledger has %d entries for %d successful transactions", txs.Total, ok.Load())
-	}
-	t.Logf("%d succeeded, %d refused for short stock", ok.Load(), shrt.Load())
 }

@@ -1,0 +1,352 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"regexp"
+	"sync"
+	"testing"
+
+	"github.com/stockroom/stockroom"
+)
+
+// The HTTP concurrency test: workers that each mix receives, issues, moves
+// (within a warehouse, across, and of a lot named by recno), holds and
+// releases over three items and three warehouses all of them share, so they
+// contend for the same lots, draw moved stock again, and meet short stock.
+
+// httpOp is one kind of request in the mix, with how often it is picked.
+type httpOp struct {
+	name   string
+	path   string
+	weight int
+}
+
+var httpOps = []httpOp{
+	{"receive", "Receive", 30},
+	{"issue", "Issue", 22},
+	{"move across warehouses", "Move", 14},
+	{"move within a warehouse", "Move", 8},
+	{"move by recno", "Move", 8},
+	{"hold", "Hold", 10},
+	{"release", "Release", 8},
+}
+
+func pickHTTPOp(rng *rand.Rand) httpOp {
+	total := 0
+	for _, op := range httpOps {
+		total += op.weight
+	}
+	n := rng.IntN(total)
+	for _, op := range httpOps {
+		if n < op.weight {
+			return op
+		}
+		n -= op.weight
+	}
+	panic("unreachable")
+}
+
+// stockAnswer is the body of a successful stock request, of any kind.
+type stockAnswer struct {
+	TransactionID *int64
+	RecNo         int64
+	Lot           stockroom.Lot
+	ToWID         *int64 `json:"toWid"`
+	Lines         []struct {
+		RecNo    int64
+		NewRecNo *int64
+	}
+}
+
+// httpOutcome is what one request got.
+type httpOutcome struct {
+	ref       string // the request's reference; empty for holds, which carry none
+	op        string
+	ok        bool
+	txID      int64 // 0 for a refusal or a hold that changed nothing
+	drewMoved bool  // an issue that drew from a lot that had been moved
+	short     bool  // refused for short stock while some was available
+}
+
+// someAvailable matches a short-stock refusal that found some stock, not
+// none: contention, not an empty shelf.
+var someAvailable = regexp.MustCompile(`[1-9][0-9.]* available`)
+
+// httpMix is what the workers share: where each known lot was last seen,
+// which lots got there by a move, the outcomes, and the net of the
+// successes per item and warehouse.
+type httpMix struct {
+	mu       sync.Mutex
+	lots     map[int64][2]int64 // recNo -> item index, warehouse
+	recNos   []int64
+	moved    map[int64]bool
+	outcomes []httpOutcome
+	net      [3][4]stockroom.Units
+}
+
+func (m *httpMix) noteLot(recNo int64, item int, wid int64, moved bool) {
+	if _, seen := m.lots[recNo]; !seen {
+		m.recNos = append(m.recNos, recNo)
+	}
+	m.lots[recNo] = [2]int64{int64(item), wid}
+	if moved {
+		m.moved[recNo] = true
+	}
+}
+
+func (m *httpMix) someLot(rng *rand.Rand) (recNo int64, item int, wid int64, ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.recNos) == 0 {
+		return 0, 0, 0, false
+	}
+	recNo = m.recNos[rng.IntN(len(m.recNos))]
+	l := m.lots[recNo]
+	return recNo, int(l[0]), l[1], true
+}
+
+// TestConcurrentStockOverHTTP runs the mix, then proves the outcome exact:
+// each success is in the ledger once (found by its unique reference, or for
+// holds by its transaction id), no refusal left a trace, the levels are the
+// net of the successful responses, and the audit finds nothing.
+func TestConcurrentStockOverHTTP(t *testing.T) {
+	eachEngine(t, func(t *testing.T, a *api) {
+		tok := stockAPI(t, a)
+		if err := a.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: 3, Name: "Third"}); err != nil {
+			t.Fatal(err)
+		}
+		a.createItem(t, tok, map[string]any{"shortID": "ITEM-C"})
+		items := []string{"ITEM-A", "ITEM-B", "ITEM-C"}
+		m := &httpMix{lots: map[int64][2]int64{}, moved: map[int64]bool{}}
+		const workers, each = 16, 50
+		var wg sync.WaitGroup
+		for g := range workers {
+			wg.Go(func() {
+				rng := rand.New(rand.NewPCG(uint64(g), 20))
+				for i := range each {
+					if err := a.mixStep(tok, m, items, rng, fmt.Sprintf("g%d-%d", g, i)); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if t.Failed() {
+			return
+		}
+		a.auditClean(t)
+		for i, item := range items {
+			for wid := 1; wid <= 3; wid++ {
+				if l := a.levelOf(t, tok, item, wid); l.InStock != m.net[i][wid] {
+					t.Errorf("%s in warehouse %d: inStock %s, the successful responses net %s", item, wid, l.InStock, m.net[i][wid])
+				}
+			}
+		}
+		a.checkLedger(t, tok, m.outcomes)
+		checkHTTPMix(t, m.outcomes)
+	})
+}
+
+// mixStep sends one random request and records its outcome. Only an
+// unexpected answer is returned as an error: 409 is a refusal, part of the
+// mix.
+func (a *api) mixStep(tok string, m *httpMix, items []string, rng *rand.Rand, ref string) error {
+	op, item, wid := pickHTTPOp(rng), rng.IntN(len(items)), int64(1+rng.IntN(3))
+	body := map[string]any{"itemID": items[item], "wid": wid, "reference": ref}
+	toWID := wid
+	switch op.name {
+	case "receive":
+		body["units"], body["reasonCode"], body["spot"] = 1+rng.IntN(4), 1, []string{"A", "B"}[rng.IntN(2)]
+	case "issue":
+		body["units"], body["reasonCode"] = 1+rng.IntN(6), 20
+	case "move across warehouses":
+		toWID = 1 + (wid+int64(rng.IntN(2)))%3 // one of the other two
+		body["units"], body["shipToWid"], body["toSpot"] = 1+rng.IntN(5), toWID, []string{"A", "B", "M"}[rng.IntN(3)]
+	case "move within a warehouse":
+		body["units"], body["toSpot"] = 1+rng.IntN(5), []string{"A", "B", "M"}[rng.IntN(3)]
+	case "move by recno", "hold", "release":
+		// A lot as last seen: it may have moved or emptied since.
+		recNo, lotItem, lotWID, ok := m.someLot(rng)
+		if !ok {
+			return nil
+		}
+		if op.name != "move by recno" {
+			body, ref = map[string]any{"recno": recNo}, ""
+			break
+		}
+		item, wid, toWID = lotItem, lotWID, 1+rng.Int64N(3)
+		body = map[string]any{"itemID": items[item], "wid": wid, "reference": ref, "recno": recNo,
+			"units": 1 + rng.IntN(2), "shipToWid": toWID, "toSpot": "R"}
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	r, err := a.try("POST", "/api/v1/Inventory/"+op.path, tok, b)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", op.name, b, err)
+	}
+	o := httpOutcome{ref: ref, op: op.name}
+	var ans stockAnswer
+	switch {
+	case r.status == 409:
+		o.short = someAvailable.Match(r.body)
+		m.mu.Lock()
+		m.outcomes = append(m.outcomes, o)
+		m.mu.Unlock()
+		return nil
+	case r.status/100 != 2:
+		return fmt.Errorf("%s %s: %d %s", op.name, b, r.status, r.body)
+	}
+	if err := json.Unmarshal(r.body, &ans); err != nil {
+		return fmt.Errorf("%s answered %s: %w", op.name, r.body, err)
+	}
+	o.ok = true
+	if ans.TransactionID != nil {
+		o.txID = *ans.TransactionID
+	}
+	units, _ := body["units"].(int)
+	u := stockroom.Whole(int64(units))
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch op.path {
+	case "Receive":
+		m.noteLot(ans.RecNo, item, wid, false)
+		m.net[item][wid] = m.net[item][wid].Add(u)
+	case "Issue":
+		for _, l := range ans.Lines {
+			o.drewMoved = o.drewMoved || m.moved[l.RecNo]
+		}
+		m.net[item][wid] = m.net[item][wid].Sub(u)
+	case "Move":
+		for _, l := range ans.Lines {
+			if l.NewRecNo != nil && *l.NewRecNo != 0 {
+				m.noteLot(*l.NewRecNo, item, toWID, true)
+			} else {
+				m.noteLot(l.RecNo, item, toWID, true)
+			}
+		}
+		m.net[item][wid] = m.net[item][wid].Sub(u)
+		m.net[item][toWID] = m.net[item][toWID].Add(u)
+	}
+	m.outcomes = append(m.outcomes, o)
+	return nil
+}
+
+// try sends an authenticated JSON request and returns its response or the
+// transport error. Unlike do it never stops the test, so workers may use it.
+func (a *api) try(method, path, tok string, body []byte) (response, error) {
+	req, err := http.NewRequest(method, a.url+path, bytes.NewReader(body))
+	if err != nil {
+		return response{}, err
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return response{}, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	return response{status: res.StatusCode, header: res.Header, body: b}, err
+}
+
+// checkLedger reads the whole ledger through the API and checks that each
+// success with a transaction is in it exactly once, under its reference (or,
+// for holds, its id), and that nothing else is: no refusal, no hold that
+// changed nothing.
+func (a *api) checkLedger(t *testing.T, tok string, outcomes []httpOutcome) {
+	t.Helper()
+	byRef, byID := map[string][]int64{}, map[int64]stockroom.Transaction{}
+	for page := 1; ; page++ {
+		p := decode[struct {
+			Value   []stockroom.Transaction
+			HasMore bool
+		}](t, a.get(t, fmt.Sprintf("/api/v1/Inventory/Transactions?pageSize=250&page=%d", page), tok))
+		for _, tx := range p.Value {
+			if _, dup := byID[tx.ID]; dup {
+				t.Fatalf("transaction %d listed twice", tx.ID)
+			}
+			byID[tx.ID] = tx
+			if tx.Reference != "" {
+				byRef[tx.Reference] = append(byRef[tx.Reference], tx.ID)
+			}
+		}
+		if !p.HasMore {
+			break
+		}
+	}
+	claimed := map[int64]string{}
+	for _, o := range outcomes {
+		if o.txID != 0 {
+			if other, dup := claimed[o.txID]; dup {
+				t.Errorf("transaction %d answered both %q and %q", o.txID, other, o.op)
+			}
+			claimed[o.txID] = o.op
+		}
+		got := byRef[o.ref]
+		switch {
+		case o.ref == "" && o.txID != 0: // a hold: it has only its id
+			if tx, ok := byID[o.txID]; !ok || string(tx.Type) != o.op { // "hold" or "release"
+				t.Errorf("%s answered transaction %d; the ledger has %+v", o.op, o.txID, tx)
+			}
+		case o.ref == "":
+		case o.txID != 0:
+			if len(got) != 1 || got[0] != o.txID {
+				t.Errorf("%s (%s) answered transaction %d; the ledger has %v under its reference", o.ref, o.op, o.txID, got)
+			}
+		case len(got) != 0:
+			t.Errorf("%s (%s) was refused; the ledger has %v under its reference", o.ref, o.op, got)
+		}
+	}
+	if len(byID) != len(claimed) {
+		t.Errorf("the ledger has %d entries for %d successful transactions", len(byID), len(claimed))
+	}
+}
+
+// checkHTTPMix fails the test unless the mix did what it is for: each kind
+// of request succeeded and was recorded, withdrawals were refused for short
+// stock though some was there, and moved stock was issued again.
+func checkHTTPMix(t *testing.T, outcomes []httpOutcome) {
+	t.Helper()
+	ok, refused, recorded, short := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
+	fromMoved := 0
+	for _, o := range outcomes {
+		if !o.ok {
+			refused[o.op]++
+			if o.short {
+				short[o.op]++
+			}
+			continue
+		}
+		ok[o.op]++
+		if o.txID != 0 {
+			recorded[o.op]++
+		}
+		if o.drewMoved {
+			fromMoved++
+		}
+	}
+	t.Logf("%d requests; succeeded %v; refused (409) %v (with some stock available: %v); %d issues drew moved stock",
+		len(outcomes), ok, refused, short, fromMoved)
+	for _, op := range httpOps {
+		if recorded[op.name] == 0 {
+			t.Errorf("no %s was recorded in the ledger: the mix did not exercise it", op.name)
+		}
+	}
+	for _, op := range []string{"issue", "move across warehouses"} {
+		if short[op] == 0 {
+			t.Errorf("no %s was refused for short stock while some was available: the workers did not contend", op)
+		}
+	}
+	if fromMoved == 0 {
+		t.Error("no issue drew from moved stock")
+	}
+}

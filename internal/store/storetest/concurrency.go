@@ -1,0 +1,328 @@
+package storetest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"sync"
+	"testing"
+
+	"github.com/stockroom/stockroom"
+)
+
+// The concurrency test: many workers, each mixing every kind of stock
+// transaction over a few items and warehouses that all of them share, so
+// that they contend for the same lots and rows, moved stock is drawn again
+// later, and short stock is really met.
+
+// Kinds of operation in the mix.
+const (
+	opReceive    = "receive"
+	opIssue      = "issue"
+	opMoveAcross = "move across warehouses"
+	opMoveWithin = "move within a warehouse"
+	opMoveByRec  = "move by recNo"
+	opHold       = "hold"
+	opRelease    = "release"
+)
+
+// opWeights is how often each kind is picked, out of their sum.
+var opWeights = []struct {
+	op     string
+	weight int
+}{
+	{opReceive, 30}, {opIssue, 22}, {opMoveAcross, 14}, {opMoveWithin, 8}, {opMoveByRec, 8}, {opHold, 10}, {opRelease, 8},
+}
+
+func pickOp(rng *rand.Rand) string {
+	total := 0
+	for _, w := range opWeights {
+		total += w.weight
+	}
+	n := rng.IntN(total)
+	for _, w := range opWeights {
+		if n < w.weight {
+			return w.op
+		}
+		n -= w.weight
+	}
+	panic("unreachable")
+}
+
+// outcome is what one request got.
+type outcome struct {
+	ref     string
+	op      string
+	ok      bool  // succeeded
+	txID    int64 // its ledger entry; 0 for a refusal or a hold that changed nothing
+	fromMov bool  // an issue that drew from a lot that had been moved
+	short   bool  // refused for short stock while some was available
+}
+
+// someAvailable matches a short-stock refusal that found some stock, not
+// none: contention, not an empty shelf.
+var someAvailable = regexp.MustCompile(`[1-9][0-9.]* available`)
+
+// mixState is what the workers share: the lots known to exist (for holds and
+// moves by recNo), the lots that got where they are by a move, and every
+// outcome.
+type mixState struct {
+	mu       sync.Mutex
+	lots     map[int64]mixLot
+	recNos   []int64
+	moved    map[int64]bool
+	outcomes []outcome
+	net      [3][4]stockroom.Units // [item][wid] units of the successful transactions
+}
+
+// mixLot is where a lot was last seen: its item's index and its warehouse.
+type mixLot struct {
+	item int
+	wid  int64
+}
+
+// addLot notes that lot recNo of item is in warehouse wid, having got there
+// by a move or not.
+func (m *mixState) addLot(recNo int64, item int, wid int64, moved bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, seen := m.lots[recNo]; !seen {
+		m.recNos = append(m.recNos, recNo)
+	}
+	m.lots[recNo] = mixLot{item, wid}
+	if moved {
+		m.moved[recNo] = true
+	}
+}
+
+// someLot returns a known lot and where it was last seen, or false before
+// any exists.
+func (m *mixState) someLot(rng *rand.Rand) (int64, mixLot, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.recNos) == 0 {
+		return 0, mixLot{}, false
+	}
+	r := m.recNos[rng.IntN(len(m.recNos))]
+	return r, m.lots[r], true
+}
+
+func (m *mixState) record(o outcome, item int, deltas map[int64]stockroom.Units) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.outcomes = append(m.outcomes, o)
+	for wid, d := range deltas {
+		m.net[item][wid] = m.net[item][wid].Add(d)
+	}
+}
+
+func (m *mixState) drewMoved(draws []stockroom.Draw) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, d := range draws {
+		if m.moved[d.RecNo] {
+			return true
+		}
+	}
+	return false
+}
+
+// testInventoryConcurrency runs the mix, then proves the outcome exact:
+// every success is in the ledger once under its own reference, no refusal
+// is, the levels are the net of the successes, and the audit finds nothing.
+func (h *harness) testInventoryConcurrency(t *testing.T) {
+	s := h.openStock(t)
+	must(t, s.CreateWarehouse(ctx, stockroom.Warehouse{ID: 3, Name: "W3", Active: true, Created: t0, Modified: t0}))
+	c := newItem("C", t0)
+	must(t, s.CreateItem(ctx, nil, &c))
+	items := []int64{s.a.PartNo, s.b.PartNo, c.PartNo}
+	m := &mixState{lots: map[int64]mixLot{}, moved: map[int64]bool{}}
+	const workers, each = 16, 50
+	var wg sync.WaitGroup
+	for g := range workers {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(g), 10))
+			for i := range each {
+				if err := s.mixStep(m, items, rng, fmt.Sprintf("g%d-%d", g, i)); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	s.audit()
+	for i, part := range items {
+		for wid := int64(1); wid <= 3; wid++ {
+			if l := s.level(part, wid); l.InStock != m.net[i][wid] {
+				t.Errorf("item %d warehouse %d: inStock %s, the successful transactions net %s", part, wid, l.InStock, m.net[i][wid])
+			}
+		}
+	}
+	s.checkLedgerByReference(m.outcomes)
+	checkMix(t, m.outcomes)
+}
+
+// mixStep carries out one random operation and records its outcome. Only
+// an unexpected error is returned; short stock and emptied lots are
+// refusals, part of the mix.
+func (s *stockDB) mixStep(m *mixState, items []int64, rng *rand.Rand, ref string) error {
+	op, item, wid := pickOp(rng), rng.IntN(len(items)), int64(1+rng.IntN(3))
+	e := s.entry()
+	e.Reference = ref
+	o := outcome{ref: ref, op: op}
+	deltas := map[int64]stockroom.Units{}
+	var err error
+	switch op {
+	case opReceive:
+		units := u(int64(1 + rng.IntN(4)))
+		var res stockroom.ReceiveResult
+		res, err = s.Receive(ctx, nil, stockroom.Receipt{PartNo: items[item], ReceiveRequest: stockroom.ReceiveRequest{
+			WID: wid, Spot: []string{"A", "B"}[rng.IntN(2)], Units: units}}, e)
+		o.txID = res.TransactionID
+		if err == nil {
+			m.addLot(res.RecNo, item, wid, false)
+			deltas[wid] = units
+		}
+	case opIssue:
+		units := u(int64(1 + rng.IntN(6)))
+		var res stockroom.DrawResult
+		res, err = s.Withdraw(ctx, nil, stockroom.Withdrawal{Type: stockroom.TxIssue, PartNo: items[item], WID: wid, Units: units}, e)
+		o.txID = res.TransactionID
+		if err == nil {
+			o.fromMov = m.drewMoved(res.Lines)
+			deltas[wid] = units.Neg()
+		}
+	case opMoveAcross, opMoveWithin, opMoveByRec:
+		w := stockroom.Withdrawal{Type: stockroom.TxMove, PartNo: items[item], WID: wid, Units: u(int64(1 + rng.IntN(5))),
+			ToWID: wid, ToSpot: []string{"A", "B", "M"}[rng.IntN(3)]}
+		if op == opMoveAcross {
+			w.ToWID = 1 + (wid+int64(rng.IntN(2)))%3 // one of the other two
+		}
+		if op == opMoveByRec {
+			// The lot as last seen: it may have moved or emptied since.
+			recNo, lot, ok := m.someLot(rng)
+			if !ok {
+				return nil
+			}
+			item = lot.item
+			w.RecNo, w.PartNo, w.WID, w.ToWID = recNo, items[item], lot.wid, 1+rng.Int64N(3)
+			w.Units, w.ToSpot = u(int64(1+rng.IntN(2))), "R"
+		}
+		var res stockroom.DrawResult
+		res, err = s.Withdraw(ctx, nil, w, e)
+		o.txID = res.TransactionID
+		if err == nil {
+			for _, d := range res.Lines {
+				if d.SplitRecNo() != 0 {
+					m.addLot(d.SplitRecNo(), item, w.ToWID, true)
+				} else {
+					m.addLot(d.RecNo, item, w.ToWID, true)
+				}
+			}
+			deltas[w.WID] = deltas[w.WID].Sub(w.Units)
+			deltas[w.ToWID] = deltas[w.ToWID].Add(w.Units)
+		}
+	case opHold, opRelease:
+		recNo, _, ok := m.someLot(rng)
+		if !ok {
+			return nil
+		}
+		var res stockroom.HoldResult
+		res, err = s.SetHold(ctx, nil, recNo, op == opHold, e, allowAll)
+		if res.TransactionID != nil {
+			o.txID = *res.TransactionID
+		}
+	}
+	switch {
+	case err == nil:
+		o.ok = true
+	case stockroom.ErrorCode(err) == stockroom.ECONFLICT:
+		o.txID, o.short = 0, someAvailable.MatchString(stockroom.ErrorMessage(err))
+	default:
+		return fmt.Errorf("%s %s: %w", op, ref, err)
+	}
+	m.record(o, item, deltas)
+	return nil
+}
+
+// checkLedgerByReference checks that each success with a transaction is in
+// the ledger exactly once, under its reference and id, and that nothing
+// else is: no refusal, no hold that changed nothing.
+func (s *stockDB) checkLedgerByReference(outcomes []outcome) {
+	t := s.t
+	t.Helper()
+	byRef := map[string][]int64{}
+	var entries int
+	for page := int64(1); ; page++ {
+		p, err := s.ListTransactions(ctx, stockroom.Scope{All: true}, stockroom.TransactionFilter{}, stockroom.PageRequest{Page: page, PageSize: 250})
+		must(t, err)
+		for _, tx := range p.Items {
+			byRef[tx.Reference] = append(byRef[tx.Reference], tx.ID)
+		}
+		entries += len(p.Items)
+		if !p.HasMore() {
+			break
+		}
+	}
+	want := 0
+	for _, o := range outcomes {
+		got := byRef[o.ref]
+		switch {
+		case o.txID != 0:
+			want++
+			if len(got) != 1 || got[0] != o.txID {
+				t.Errorf("%s (%s) succeeded as transaction %d; the ledger has %v under its reference", o.ref, o.op, o.txID, got)
+			}
+		case len(got) != 0:
+			t.Errorf("%s (%s, succeeded: %v) recorded no transaction; the ledger has %v under its reference", o.ref, o.op, o.ok, got)
+		}
+	}
+	if entries != want {
+		t.Errorf("the ledger has %d entries for %d successful transactions", entries, want)
+	}
+}
+
+// checkMix fails the test unless the mix did what it is for: each kind of
+// operation succeeded, withdrawals were refused for short stock though some
+// was there, and moved stock was issued again.
+func checkMix(t *testing.T, outcomes []outcome) {
+	t.Helper()
+	ok, refused, recorded, short := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
+	fromMoved := 0
+	for _, o := range outcomes {
+		switch {
+		case !o.ok:
+			refused[o.op]++
+			if o.short {
+				short[o.op]++
+			}
+		case o.txID != 0:
+			recorded[o.op]++
+			ok[o.op]++
+		default:
+			ok[o.op]++
+		}
+		if o.fromMov {
+			fromMoved++
+		}
+	}
+	t.Logf("%d operations; succeeded %v; refused %v (with some stock available: %v); %d issues drew moved stock",
+		len(outcomes), ok, refused, short, fromMoved)
+	for _, w := range opWeights {
+		if recorded[w.op] == 0 {
+			t.Errorf("no %s was recorded in the ledger: the mix did not exercise it", w.op)
+		}
+	}
+	for _, op := range []string{opIssue, opMoveAcross} {
+		if short[op] == 0 {
+			t.Errorf("no %s was refused for short stock while some was available: the workers did not contend", op)
+		}
+	}
+	if fromMoved == 0 {
+		t.Error("no issue drew from moved stock")
+	}
+}
