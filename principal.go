@@ -19,10 +19,19 @@ const (
 	PermReceive   Permission = 95  // Positive Adjustment
 	PermMove      Permission = 15  // Locate/Move Units
 	PermIssue     Permission = 88  // Negative Adjustment
+
+	// This service's own (contract §9).
+	PermPurchaseOrders Permission = 301 // Purchase Orders
+	PermShippingOrders Permission = 302 // Shipping Orders
+	PermWorkOrders     Permission = 303 // Work Orders
+	PermWebhooks       Permission = 370 // Webhook Administration
 )
 
 // AllPermissions lists every SecurityID in the order the documentation uses.
-var AllPermissions = []Permission{PermItemRead, PermItemWrite, PermReceive, PermMove, PermIssue}
+var AllPermissions = []Permission{
+	PermItemRead, PermItemWrite, PermReceive, PermMove, PermIssue,
+	PermPurchaseOrders, PermShippingOrders, PermWorkOrders, PermWebhooks,
+}
 
 // Valid reports whether p is a SecurityID this service knows.
 func (p Permission) Valid() bool { return slices.Contains(AllPermissions, p) }
@@ -101,13 +110,36 @@ func ParseScope(s string) (Scope, error) {
 	return Scope{IDs: slices.Compact(ids)}, nil
 }
 
+// ParseOwners parses a comma-separated list of owners (customerIDs, 0 for
+// the house's own stock), or "all".
+func ParseOwners(s string) (Scope, error) {
+	s = strings.TrimSpace(s)
+	if strings.EqualFold(s, "all") {
+		return Scope{All: true}, nil
+	}
+	var ids []int64
+	for f := range strings.SplitSeq(s, ",") {
+		f = strings.TrimSpace(f)
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil || n < 0 || n > MaxWarehouseID {
+			return Scope{}, fmt.Errorf("invalid owner %q (want a list of customerIDs, 0 for the house's own stock, or all)", f)
+		}
+		ids = append(ids, n)
+	}
+	slices.Sort(ids)
+	return Scope{IDs: slices.Compact(ids)}, nil
+}
+
 // Principal is the authenticated machine client behind a request.
 type Principal struct {
 	ClientID    string
 	Name        string
 	Permissions []Permission
 	Scope       Scope
-	ReadOnly    bool
+	// Owners are the owners whose stock the client may see and change
+	// (customerIDs; 0 is the house's own stock).
+	Owners   Scope
+	ReadOnly bool
 	// Expires is when the token that authenticated the principal expires.
 	Expires time.Time
 }

@@ -37,6 +37,7 @@ const (
 const (
 	MsgReadOnly        = "Account is read-only."
 	MsgOutOfScope      = "Warehouse is outside the client's authorized scope."
+	MsgOwnerOutOfScope = "Owner is outside the client's authorized scope."
 	MsgNoPermission    = "Insufficient permissions."
 	MsgValidation      = "Model validation failed."
 	MsgInternal        = "Internal error."

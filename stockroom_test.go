@@ -15,11 +15,12 @@ func TestParsePermissions(t *testing.T) {
 		want []stockroom.Permission
 		ok   bool
 	}{
-		{"all", []stockroom.Permission{11, 116, 95, 15, 88}, true},
-		{" ALL ", []stockroom.Permission{11, 116, 95, 15, 88}, true},
+		{"all", []stockroom.Permission{11, 116, 95, 15, 88, 301, 302, 303, 370}, true},
+		{" ALL ", []stockroom.Permission{11, 116, 95, 15, 88, 301, 302, 303, 370}, true},
 		{"11", []stockroom.Permission{11}, true},
 		{"116, 11,11", []stockroom.Permission{11, 116}, true},
 		{"11,116,95,15,88", []stockroom.Permission{11, 15, 88, 95, 116}, true},
+		{"370,301", []stockroom.Permission{301, 370}, true},
 		{"", nil, false},
 		{"12", nil, false},
 		{"11,", nil, false},

@@ -142,7 +142,7 @@ func (h *harness) testBootstrap(t *testing.T) {
 		clients, err := db.ListClients(ctx)
 		must(t, err)
 		if len(clients) != 1 || clients[0].ID != "admin-1" || !clients[0].Scope.All ||
-			!slices.Equal(clients[0].Permissions, []stockroom.Permission{11, 15, 88, 95, 116}) {
+			!slices.Equal(clients[0].Permissions, []stockroom.Permission{11, 15, 88, 95, 116, 301, 302, 303, 370}) {
 			t.Fatalf("clients after bootstrap = %+v, want only admin-1 with every permission on all warehouses", clients)
 		}
 	})
