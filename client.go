@@ -13,6 +13,7 @@ type Client struct {
 	Name        string
 	Permissions []Permission
 	Scope       Scope
+	Owners      Scope
 	ReadOnly    bool
 	Enabled     bool
 	Created     time.Time
@@ -26,6 +27,7 @@ func (c *Client) Principal() *Principal {
 		Name:        c.Name,
 		Permissions: c.Permissions,
 		Scope:       c.Scope,
+		Owners:      c.Owners,
 		ReadOnly:    c.ReadOnly,
 	}
 }

@@ -12,6 +12,9 @@ type Withdrawal struct {
 	PartNo int64
 	WID    int64
 	Units  Units
+	// Owner is whose lots are drawn; OwnerIsDefault as for a Receipt.
+	Owner          int64
+	OwnerIsDefault bool
 
 	// Lot filters; zero values do not filter.
 	Spot     string
@@ -30,6 +33,7 @@ type Withdrawal struct {
 // read (and lock) in DrawOrder. Zero fields do not narrow it.
 type LotSelection struct {
 	PartNo, WID int64
+	Owner       int64
 	Spot        string
 	Serial      string
 	Serial2     string
@@ -53,7 +57,7 @@ const DrawOrder = "received, recNo"
 // within a warehouse leaves the lots already at its destination alone.
 func (w Withdrawal) Candidates() LotSelection {
 	s := LotSelection{
-		PartNo: w.PartNo, WID: w.WID, Spot: w.Spot, Serial: w.Serial, Serial2: w.Serial2, RFIDTag: w.RFIDTag,
+		PartNo: w.PartNo, WID: w.WID, Owner: w.Owner, Spot: w.Spot, Serial: w.Serial, Serial2: w.Serial2, RFIDTag: w.RFIDTag,
 		RecNo: w.RecNo, WithHeld: w.RecNo != 0,
 	}
 	if !w.Received.IsZero() {

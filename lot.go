@@ -9,26 +9,29 @@ import (
 // and a bin (spot) in it. Receive creates lots; issue empties them; move
 // relocates them whole or splits part of them off.
 type Lot struct {
-	RecNo       int64      `json:"recNo"`
-	PartNo      int64      `json:"partNo"`
-	ShortID     string     `json:"shortID"`
-	Description string     `json:"description"`
-	Associate   string     `json:"associate"`
-	Warehouse   string     `json:"warehouse"`
-	WID         int64      `json:"wID"`
-	Spot        string     `json:"spot"`
-	Units       Units      `json:"units"`
-	Received    time.Time  `json:"received"`
-	Shipped     *time.Time `json:"shipped"`
-	Serial      string     `json:"serial"`
-	Serial2     string     `json:"serial2"`
-	RFIDTag     string     `json:"rFIDTag"`
-	Remark      string     `json:"remark"`
-	Hold        bool       `json:"hold"`
-	JobID       int64      `json:"jobID"`
-	JobName     *string    `json:"jobName"`
-	Active      bool       `json:"active"`
-	Modified    time.Time  `json:"modified"`
+	RecNo       int64  `json:"recNo"`
+	PartNo      int64  `json:"partNo"`
+	ShortID     string `json:"shortID"`
+	Description string `json:"description"`
+	// Owner is the customer the stock belongs to, 0 for the house's own;
+	// Associate is that customer's name ("" for the house).
+	Owner     int64      `json:"owner"`
+	Associate string     `json:"associate"`
+	Warehouse string     `json:"warehouse"`
+	WID       int64      `json:"wID"`
+	Spot      string     `json:"spot"`
+	Units     Units      `json:"units"`
+	Received  time.Time  `json:"received"`
+	Shipped   *time.Time `json:"shipped"`
+	Serial    string     `json:"serial"`
+	Serial2   string     `json:"serial2"`
+	RFIDTag   string     `json:"rFIDTag"`
+	Remark    string     `json:"remark"`
+	Hold      bool       `json:"hold"`
+	JobID     int64      `json:"jobID"`
+	JobName   *string    `json:"jobName"`
+	Active    bool       `json:"active"`
+	Modified  time.Time  `json:"modified"`
 
 	// What the receipt said, kept with the lot (beyond the spec's table).
 	Reference   string     `json:"reference"`

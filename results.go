@@ -20,6 +20,8 @@ type DrawResult struct {
 	// ItemID is the item as the request named it.
 	ItemID string `json:"itemID"`
 	WID    int64  `json:"wid"`
+	// Owner is whose lots were drawn.
+	Owner int64 `json:"owner"`
 	// ToWID and ToSpot are a move's destination; absent for an issue.
 	ToWID  *int64  `json:"toWid,omitempty"`
 	ToSpot *string `json:"toSpot,omitempty"`

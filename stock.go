@@ -1,14 +1,34 @@
 package stockroom
 
-import "time"
+import (
+	"errors"
+	"time"
+)
 
 // ErrDiscontinued is the refusal to receive a discontinued item.
+// ErrDefaultOwnerChanged is returned by a store when a receipt or withdrawal
+// that took the item's default owner as last seen finds it changed in the
+// transaction; nothing was changed, and the caller asks again.
+var ErrDefaultOwnerChanged = errors.New("the item's default owner changed")
+
+// ErrOwnerInactive is returned for a receipt for a discontinued customer.
+var ErrOwnerInactive = &Error{Code: ECONFLICT, Message: "The owner is inactive and takes no stock."}
+
+// ErrWarehouseInactive is returned for stock received or moved into an
+// inactive warehouse.
+var ErrWarehouseInactive = &Error{Code: ECONFLICT, Message: "The warehouse is inactive and takes no stock."}
+
 var ErrDiscontinued = &Error{Code: ECONFLICT, Message: "The item is discontinued and cannot be received."}
 
 // Receipt is a validated receive, its item resolved: one new lot.
 type Receipt struct {
 	PartNo int64
 	ReceiveRequest
+	// Owner is the owner resolved from the request. OwnerIsDefault says it
+	// was taken from the item's dfltOwner as last seen: the store confirms it
+	// in the transaction (ErrDefaultOwnerChanged otherwise).
+	Owner          int64
+	OwnerIsDefault bool
 }
 
 // Lot returns the lot a receipt makes when received at the given time: in
@@ -19,7 +39,7 @@ func (r Receipt) Lot(now time.Time) Lot {
 		PartNo: r.PartNo, WID: r.WID, Spot: r.Spot, Units: r.Units, Received: now, Serial: r.Serial,
 		Serial2: r.Serial2, RFIDTag: r.RFIDTag, Remark: r.Remark, JobID: r.JobID, Active: true,
 		Modified: now, Reference: r.Reference, NetWeight: r.NetWeight, GrossWeight: r.GrossWeight,
-		Price: r.Price, Expires: r.Expires, Supplier: r.Supplier, Line: r.Line,
+		Price: r.Price, Expires: r.Expires, Supplier: r.Supplier, Line: r.Line, Owner: r.Owner,
 	}
 }
 
@@ -37,10 +57,12 @@ type LedgerEntry struct {
 
 // Transaction is a ledger entry as read back.
 type Transaction struct {
-	ID         int64             `json:"id"`
-	Type       TxType            `json:"type"`
-	Time       time.Time         `json:"time"`
-	ClientID   string            `json:"clientID"`
+	ID       int64     `json:"id"`
+	Type     TxType    `json:"type"`
+	Time     time.Time `json:"time"`
+	ClientID string    `json:"clientID"`
+	// Owner is whose stock the transaction changed.
+	Owner      int64             `json:"owner"`
 	PartNo     int64             `json:"partNo"`
 	ShortID    string            `json:"shortID"`
 	WID        int64             `json:"wid"`
@@ -65,26 +87,41 @@ type TransactionLine struct {
 
 // LotFilter narrows a lot list.
 type LotFilter struct {
+	// Owner is the owner asked for (?owner=); nil: every owner the client
+	// may see.
+	Owner          *OwnerRef
 	WID            int64 // 0: every warehouse in scope
 	ItemShortID    string
 	Spot           *string
 	Serial         string
 	Hold           *bool
 	IncludeShipped bool
+	// Owners narrows to these owners' stock; nil: every owner.
+	Owners *Scope
 }
 
 // StockFilter narrows a stock level list.
 type StockFilter struct {
+	// Owner is the owner asked for (?owner=); nil: every owner the client
+	// may see.
+	Owner       *OwnerRef
 	WID         int64 // 0: summed over the warehouses in scope
 	ItemShortID string
 	IncludeZero bool
+	// Owners narrows to these owners' stock; nil: every owner.
+	Owners *Scope
 }
 
 // TransactionFilter narrows the ledger.
 type TransactionFilter struct {
+	// Owner is the owner asked for (?owner=); nil: every owner the client
+	// may see.
+	Owner       *OwnerRef
 	ItemShortID string
 	WID         int64
 	Type        TxType // "": every type
+	// Owners narrows to these owners' stock; nil: every owner.
+	Owners *Scope
 }
 
 // Discrepancy is one broken invariant found by the audit.

@@ -41,6 +41,9 @@ type ReceiveRequest struct {
 	// Line is the purchase order line received against.
 	Line  int64 `json:"line,omitzero"`
 	JobID int64 `json:"jobid,omitzero"`
+	// Owner is whose stock it is: a customerID or customer ShortID, 0 for
+	// the house; absent, the item's dfltOwner.
+	Owner *OwnerRef `json:"owner,omitempty"`
 }
 
 // IssueRequest takes stock out of a warehouse: a negative adjustment drawn
@@ -66,6 +69,9 @@ type IssueRequest struct {
 	ProdID string `json:"prodID,omitempty"`
 	RecNo  int64  `json:"recno,omitzero"`
 	Line   int64  `json:"line,omitzero"`
+	// Owner is whose lots are drawn (one owner's only); absent, the item's
+	// dfltOwner.
+	Owner *OwnerRef `json:"owner,omitempty"`
 }
 
 // MoveRequest relocates stock to another spot and/or warehouse, drawn from
@@ -94,6 +100,9 @@ type MoveRequest struct {
 	// Received keeps the lots received on this UTC day (its time of day is
 	// ignored).
 	Received *time.Time `json:"received,omitempty"`
+	// Owner is whose lots move (one owner's only); absent, the item's
+	// dfltOwner.
+	Owner *OwnerRef `json:"owner,omitempty"`
 }
 
 // Validate checks a receive's fields.

@@ -220,3 +220,33 @@ func (o object) unitsOr(v *stockroom.Validation, name string) stockroom.Units {
 	}
 	return stockroom.Units{}
 }
+
+// owner reads an owner: a customerID (an integer, 0 for the house's own
+// stock) or a customer ShortID (a string).
+func (o object) owner(v *stockroom.Validation, name string) *stockroom.OwnerRef {
+	b, ok := o.raw(name)
+	if !ok {
+		return nil
+	}
+	if b[0] == '"' {
+		s := o.str(v, name)
+		if s == nil {
+			return nil
+		}
+		if strings.TrimSpace(*s) == "" {
+			v.Add(name, "is empty: give a customerID, 0 or a customer ShortID")
+			return nil
+		}
+		ref := stockroom.ParseOwnerRef(*s)
+		return &ref
+	}
+	n := o.int(v, name)
+	if n == nil {
+		return nil
+	}
+	if *n < 0 {
+		v.Add(name, "must be a customerID, 0 or a customer ShortID")
+		return nil
+	}
+	return &stockroom.OwnerRef{ID: *n}
+}

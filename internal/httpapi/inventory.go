@@ -19,7 +19,7 @@ func (s *Server) handleReceive(w http.ResponseWriter, r *http.Request) error {
 		Serial2: o.strOr(&v, "serial2"), RFIDTag: o.strOr(&v, "rfidTag"), Reference: o.strOr(&v, "reference"),
 		Remark: o.strOr(&v, "remark"), NetWeight: o.unitsOr(&v, "netWeight"), GrossWeight: o.unitsOr(&v, "grossWeight"),
 		Price: o.unitsOr(&v, "price"), Expires: o.time(&v, "expires"), Supplier: o.intOr(&v, "supplier"),
-		Line: o.intOr(&v, "line"), JobID: o.intOr(&v, "jobid"),
+		Line: o.intOr(&v, "line"), JobID: o.intOr(&v, "jobid"), Owner: o.owner(&v, "owner"),
 	}
 	req := newRequest(r, in, v, err, http.StatusCreated, nil)
 	res, err := s.svc.Receive(r.Context(), principalFrom(r.Context()), req)
@@ -40,7 +40,7 @@ func (s *Server) handleIssue(w http.ResponseWriter, r *http.Request) error {
 		ReasonCode: o.intOr(&v, "reasonCode"), Spot: o.strOr(&v, "spot"), Serial: o.strOr(&v, "serial"),
 		Serial2: o.strOr(&v, "serial2"), RFIDTag: o.strOr(&v, "rfidTag"), Reference: o.strOr(&v, "reference"),
 		Remark: o.strOr(&v, "remark"), NetWeight: o.unitsOr(&v, "netWeight"), ShipTo: o.intOr(&v, "shipto"),
-		ProdID: o.strOr(&v, "prodID"), RecNo: o.intOr(&v, "recno"), Line: o.intOr(&v, "line"),
+		ProdID: o.strOr(&v, "prodID"), RecNo: o.intOr(&v, "recno"), Line: o.intOr(&v, "line"), Owner: o.owner(&v, "owner"),
 	}
 	req := newRequest(r, in, v, err, http.StatusOK, nil)
 	res, err := s.svc.Issue(r.Context(), principalFrom(r.Context()), req)
@@ -61,6 +61,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) error {
 		FromSpot: o.strOr(&v, "fromSpot"), ToSpot: o.str(&v, "toSpot"), ShipToWID: o.intOr(&v, "shipToWid"),
 		TransitSlip: o.strOr(&v, "transitSlip"), Serial: o.strOr(&v, "serial"), Serial2: o.strOr(&v, "serial2"),
 		RFIDTag: o.strOr(&v, "rfidTag"), Reference: o.strOr(&v, "reference"), RecNo: o.intOr(&v, "recno"),
+		Owner: o.owner(&v, "owner"),
 		Received: o.time(&v, "received"),
 	}
 	req := newRequest(r, in, v, err, http.StatusOK, nil)
@@ -135,7 +136,7 @@ func listRequest(r *http.Request, byWarehouse bool) (wid int64, q query, req sto
 func (s *Server) handleLotList(byWarehouse bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		wid, q, page, v, readErr := listRequest(r, byWarehouse)
-		f := stockroom.LotFilter{WID: wid}
+		f := stockroom.LotFilter{WID: wid, Owner: ownerParam(q, &v)}
 		f.ItemShortID, _ = q.get("itemID")
 		if spot, ok := q.get("spot"); ok {
 			f.Spot = &spot
@@ -159,7 +160,7 @@ func (s *Server) handleLotList(byWarehouse bool) handlerFunc {
 func (s *Server) handleStockLevels(byWarehouse bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		wid, q, page, v, readErr := listRequest(r, byWarehouse)
-		f := stockroom.StockFilter{WID: wid}
+		f := stockroom.StockFilter{WID: wid, Owner: ownerParam(q, &v)}
 		f.ItemShortID, _ = q.get("itemID")
 		if b := boolParam(q, &v, "includeZero"); b != nil {
 			f.IncludeZero = *b
@@ -176,7 +177,7 @@ func (s *Server) handleStockLevels(byWarehouse bool) handlerFunc {
 // handleTransactionList serves GET /Inventory/Transactions.
 func (s *Server) handleTransactionList(w http.ResponseWriter, r *http.Request) error {
 	_, q, page, v, readErr := listRequest(r, false)
-	var f stockroom.TransactionFilter
+	f := stockroom.TransactionFilter{Owner: ownerParam(q, &v)}
 	f.ItemShortID, _ = q.get("itemID")
 	if wid, ok := q.get("wid"); ok {
 		n, err := strconv.ParseInt(wid, 10, 64)
@@ -230,4 +231,21 @@ func validationOf(err error) stockroom.Validation {
 		}
 	}
 	return v
+}
+
+// ownerParam reads ?owner=: a customerID, 0 for the house's own stock, or a
+// customer ShortID.
+func ownerParam(q query, v *stockroom.Validation) *stockroom.OwnerRef {
+	s, ok := q.get("owner")
+	if !ok {
+		return nil
+	}
+	ref := stockroom.ParseOwnerRef(s)
+	if ref.ShortID == "" && ref.ID < 0 {
+		v.Add("owner", "must be a customerID, 0 or a customer ShortID")
+	}
+	if ref.ShortID == "" && ref.ID == 0 && strings.TrimSpace(s) == "" {
+		v.Add("owner", "is empty: give a customerID, 0 or a customer ShortID")
+	}
+	return &ref
 }

@@ -137,6 +137,9 @@ func (s *Service) updateItem(ctx context.Context, ch stockroom.ItemChange) (stoc
 		it.Modified = later(s.now(), it.Modified)
 		return true, nil
 	})
+	if err == nil {
+		s.defaultOwners.put(it.PartNo, it.DfltOwner)
+	}
 	return it, noItem(err, "ShortID", quote(ch.ShortID))
 }
 

@@ -2,31 +2,35 @@ package service
 
 import "sync"
 
-// maxKeyCacheEntries bounds the ShortID cache; when full it starts afresh.
+// maxKeyCacheEntries bounds each cache; when full it starts afresh.
 const maxKeyCacheEntries = 200_000
 
-// keyCache maps folded ShortIDs to partNos. Its entries never go stale (items
-// are never removed or renamed), so it needs no expiry, only a bound.
-type keyCache struct {
+// keyCache is a bounded map shared by concurrent requests: folded ShortIDs to
+// partNos (entries that never go stale: items are never removed or renamed),
+// and partNos to default owners (entries that may, and are confirmed where
+// used).
+type keyCache[K comparable] struct {
 	mu  sync.RWMutex
 	max int
-	m   map[string]int64
+	m   map[K]int64
 }
 
-func newKeyCache(max int) *keyCache { return &keyCache{max: max, m: map[string]int64{}} }
+func newKeyCache[K comparable](max int) *keyCache[K] {
+	return &keyCache[K]{max: max, m: map[K]int64{}}
+}
 
-func (c *keyCache) get(key string) (int64, bool) {
+func (c *keyCache[K]) get(key K) (int64, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	v, ok := c.m[key]
 	return v, ok
 }
 
-func (c *keyCache) put(key string, partNo int64) {
+func (c *keyCache[K]) put(key K, value int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.m) >= c.max {
 		clear(c.m)
 	}
-	c.m[key] = partNo
+	c.m[key] = value
 }

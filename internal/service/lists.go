@@ -19,7 +19,12 @@ type Query[F any] struct {
 // ListLots returns a page of lots in scope, or of one warehouse.
 func (s *Service) ListLots(ctx context.Context, p *stockroom.Principal, req Request[Query[stockroom.LotFilter]]) (stockroom.Page[stockroom.Lot], error) {
 	return readPage(ctx, s, p, req, req.In.Filter.WID, func() (stockroom.Page[stockroom.Lot], error) {
-		return s.db.ListLots(ctx, p.Scope, req.In.Filter, req.In.Page)
+		f := req.In.Filter
+		var err error
+		if f.Owners, err = s.ownerView(ctx, p, f.Owner); err != nil {
+			return stockroom.Page[stockroom.Lot]{}, err
+		}
+		return s.db.ListLots(ctx, p.Scope, f, req.In.Page)
 	})
 }
 
@@ -27,7 +32,12 @@ func (s *Service) ListLots(ctx context.Context, p *stockroom.Principal, req Requ
 // warehouse.
 func (s *Service) ListStockLevels(ctx context.Context, p *stockroom.Principal, req Request[Query[stockroom.StockFilter]]) (stockroom.Page[stockroom.StockLevel], error) {
 	return readPage(ctx, s, p, req, req.In.Filter.WID, func() (stockroom.Page[stockroom.StockLevel], error) {
-		return s.db.ListStockLevels(ctx, p.Scope, req.In.Filter, req.In.Page)
+		f := req.In.Filter
+		var err error
+		if f.Owners, err = s.ownerView(ctx, p, f.Owner); err != nil {
+			return stockroom.Page[stockroom.StockLevel]{}, err
+		}
+		return s.db.ListStockLevels(ctx, p.Scope, f, req.In.Page)
 	})
 }
 
@@ -35,7 +45,12 @@ func (s *Service) ListStockLevels(ctx context.Context, p *stockroom.Principal, r
 // principal's warehouses.
 func (s *Service) ListTransactions(ctx context.Context, p *stockroom.Principal, req Request[Query[stockroom.TransactionFilter]]) (stockroom.Page[stockroom.Transaction], error) {
 	return readPage(ctx, s, p, req, req.In.Filter.WID, func() (stockroom.Page[stockroom.Transaction], error) {
-		return s.db.ListTransactions(ctx, p.Scope, req.In.Filter, req.In.Page)
+		f := req.In.Filter
+		var err error
+		if f.Owners, err = s.ownerView(ctx, p, f.Owner); err != nil {
+			return stockroom.Page[stockroom.Transaction]{}, err
+		}
+		return s.db.ListTransactions(ctx, p.Scope, f, req.In.Page)
 	})
 }
 
@@ -55,7 +70,7 @@ func (s *Service) GetTransaction(ctx context.Context, p *stockroom.Principal, re
 		return stockroom.Transaction{}, err
 	}
 	id := req.In
-	t, err := s.db.FindTransaction(ctx, p.Scope, id)
+	t, err := s.db.FindTransaction(ctx, p.Scope, ownersSeen(p), id)
 	if errors.Is(err, stockroom.ErrNotFound) {
 		err = stockroom.Errorf(stockroom.ENOTFOUND, "No transaction %d.", id)
 	}

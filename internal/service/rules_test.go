@@ -59,7 +59,7 @@ func (s *stubStore) CreateItem(context.Context, *stockroom.IdempotencyKey, *stoc
 }
 
 func principal(readOnly bool, scope stockroom.Scope, perms ...stockroom.Permission) *stockroom.Principal {
-	return &stockroom.Principal{ClientID: "c", Permissions: perms, Scope: scope, ReadOnly: readOnly}
+	return &stockroom.Principal{ClientID: "c", Permissions: perms, Scope: scope, Owners: stockroom.Scope{All: true}, ReadOnly: readOnly}
 }
 
 var (

@@ -78,6 +78,7 @@ func (s *Service) findPartNo(ctx context.Context, itemID string) (int64, error) 
 		return 0, noItem(err, "ShortID", quote(itemID))
 	}
 	s.partNos.put(key, it.PartNo)
+	s.defaultOwners.put(it.PartNo, it.DfltOwner)
 	return it.PartNo, nil
 }
 

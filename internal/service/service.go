@@ -23,6 +23,7 @@ type Store interface {
 	authStore
 	itemStore
 	stockStore
+	ownerStore
 	adminStore
 	keyStore
 }
@@ -48,9 +49,15 @@ type Service struct {
 	auth     *authCache
 
 	// Facts that never change once true, remembered by this instance.
-	warehouses sync.Map  // wid -> struct{}: the warehouse exists
-	reasons    sync.Map  // code -> stockroom.ReasonCode
-	partNos    *keyCache // folded ShortID -> partNo
+	warehouses sync.Map          // wid -> struct{}: the warehouse exists
+	reasons    sync.Map          // code -> stockroom.ReasonCode
+	partNos    *keyCache[string] // folded ShortID -> partNo
+	parties    sync.Map          // id -> stockroom.PartyKind: the customer or vendor exists
+
+	// defaultOwners remembers items' dfltOwner (partNo -> owner). It may go
+	// stale when another instance changes an item; the store confirms the
+	// owner in the transaction that uses it.
+	defaultOwners *keyCache[int64]
 }
 
 // DefaultTokenTTL is the token lifetime of the original product.
@@ -58,7 +65,8 @@ const DefaultTokenTTL = 4 * time.Hour
 
 // New returns a Service over store.
 func New(store Store, opts Options) *Service {
-	s := &Service{db: store, now: opts.Now, tokenTTL: opts.TokenTTL, auth: newAuthCache(opts.AuthCacheTTL), partNos: newKeyCache(maxKeyCacheEntries)}
+	s := &Service{db: store, now: opts.Now, tokenTTL: opts.TokenTTL, auth: newAuthCache(opts.AuthCacheTTL), partNos: newKeyCache[string](maxKeyCacheEntries),
+		defaultOwners: newKeyCache[int64](maxKeyCacheEntries)}
 	if s.now == nil {
 		s.now = stockroom.Now
 	}

@@ -18,7 +18,7 @@ type stockStore interface {
 	SetHold(ctx context.Context, key *stockroom.IdempotencyKey, recNo int64, hold bool, e stockroom.LedgerEntry, check func(stockroom.Lot) error) (stockroom.HoldResult, error)
 	ListLots(ctx context.Context, scope stockroom.Scope, f stockroom.LotFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Lot], error)
 	ListStockLevels(ctx context.Context, scope stockroom.Scope, f stockroom.StockFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.StockLevel], error)
-	FindTransaction(ctx context.Context, scope stockroom.Scope, id int64) (stockroom.Transaction, error)
+	FindTransaction(ctx context.Context, scope stockroom.Scope, owners *stockroom.Scope, id int64) (stockroom.Transaction, error)
 	ListTransactions(ctx context.Context, scope stockroom.Scope, f stockroom.TransactionFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Transaction], error)
 	Audit(ctx context.Context) ([]stockroom.Discrepancy, error)
 }
@@ -47,9 +47,44 @@ func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, req Reque
 	if r.Expires != nil {
 		details["expires"] = r.Expires.Format(time.RFC3339Nano)
 	}
-	res, err := s.db.Receive(ctx, req.Key, stockroom.Receipt{PartNo: partNo, ReceiveRequest: r}, s.entry(p, r.ReasonCode, r.Reference, r.Remark, details))
-	if errors.Is(err, stockroom.ErrDiscontinued) {
+	e := s.entry(p, r.ReasonCode, r.Reference, r.Remark, details)
+	var owner int64
+	res, err := withFreshDefault(func(fresh bool) (stockroom.ReceiveResult, error) {
+		var (
+			isDefault bool
+			err       error
+		)
+		owner, isDefault, err = s.stockOwner(ctx, p, r.Owner, partNo, fresh)
+		if err != nil {
+			return stockroom.ReceiveResult{}, err
+		}
+		rc := stockroom.Receipt{PartNo: partNo, ReceiveRequest: r, Owner: owner, OwnerIsDefault: isDefault}
+		return s.db.Receive(ctx, req.Key, rc, e)
+	})
+	switch {
+	case errors.Is(err, stockroom.ErrDiscontinued):
 		err = stockroom.Errorf(stockroom.ECONFLICT, "Item %q is discontinued and cannot be received; reactivate it first (PUT /Item with \"discontinued\": false).", r.ItemID)
+	case errors.Is(err, stockroom.ErrOwnerInactive):
+		err = stockroom.Errorf(stockroom.ECONFLICT, "Customer %d is inactive and takes no stock; reactivate it first (PUT /Customer with \"active\": true).", owner)
+	case errors.Is(err, stockroom.ErrWarehouseInactive):
+		err = stockroom.Errorf(stockroom.ECONFLICT, "Warehouse %d is inactive and takes no stock; reactivate it first (stockroom warehouse update %d --active=true).", r.WID, r.WID)
+	}
+	return res, err
+}
+
+// withdraw carries out an issue or a move for the request's owner, or the
+// item's default owner, asked again if that changes meanwhile.
+func (s *Service) withdraw(ctx context.Context, p *stockroom.Principal, key *stockroom.IdempotencyKey, ref *stockroom.OwnerRef, w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroom.DrawResult, error) {
+	res, err := withFreshDefault(func(fresh bool) (stockroom.DrawResult, error) {
+		var err error
+		w.Owner, w.OwnerIsDefault, err = s.stockOwner(ctx, p, ref, w.PartNo, fresh)
+		if err != nil {
+			return stockroom.DrawResult{}, err
+		}
+		return s.db.Withdraw(ctx, key, w, e)
+	})
+	if errors.Is(err, stockroom.ErrWarehouseInactive) {
+		err = stockroom.Errorf(stockroom.ECONFLICT, "Warehouse %d is inactive and takes no stock; reactivate it first (stockroom warehouse update %d --active=true).", w.ToWID, w.ToWID)
 	}
 	return res, err
 }
@@ -74,7 +109,7 @@ func (s *Service) Issue(ctx context.Context, p *stockroom.Principal, req Request
 		"serial": r.Serial, "serial2": r.Serial2, "rfidTag": r.RFIDTag, "netWeight": r.NetWeight, "shipto": r.ShipTo,
 		"prodID": r.ProdID, "recno": r.RecNo, "line": r.Line,
 	}
-	return s.db.Withdraw(ctx, req.Key, w, s.entry(p, r.ReasonCode, r.Reference, r.Remark, details))
+	return s.withdraw(ctx, p, req.Key, r.Owner, w, s.entry(p, r.ReasonCode, r.Reference, r.Remark, details))
 }
 
 // Move relocates units within a warehouse or to another one (permission
@@ -114,7 +149,7 @@ func (s *Service) Move(ctx context.Context, p *stockroom.Principal, req Request[
 		w.Received = *r.Received
 		details["received"] = r.Received.Format("2006-01-02")
 	}
-	return s.db.Withdraw(ctx, req.Key, w, s.entry(p, 0, r.Reference, "", details))
+	return s.withdraw(ctx, p, req.Key, r.Owner, w, s.entry(p, 0, r.Reference, "", details))
 }
 
 // checkStockLine makes the checks a receive and an issue share once their
@@ -157,7 +192,7 @@ func (s *Service) SetHold(ctx context.Context, p *stockroom.Principal, hold bool
 	notFound := stockroom.Errorf(stockroom.ENOTFOUND, "No lot with recNo %d.", recNo)
 	res, err := s.db.SetHold(ctx, req.Key, recNo, hold, s.entry(p, 0, "", "", nil), func(l stockroom.Lot) error {
 		switch {
-		case !p.Scope.Contains(l.WID):
+		case !p.Scope.Contains(l.WID), !p.Owners.Contains(l.Owner):
 			return notFound
 		case l.Units.IsZero():
 			return stockroom.Errorf(stockroom.ECONFLICT, "Lot %d is empty; only a lot in stock can be held or released.", recNo)

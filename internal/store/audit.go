@@ -15,10 +15,14 @@ import (
 //   - an emptied lot is inactive and has a shipped date, a lot in stock has
 //     neither mark;
 //   - every lot's units equal the sum of its ledger lines;
-//   - per item and warehouse, the kept in-stock figure equals the sum of the
-//     lots' units and the sum of the ledger's signed units, and the kept
-//     on-hold figure equals the units of its held lots;
-//   - each item's all-warehouse total equals the sum of its warehouses;
+//   - every ledger line's lot belongs to its transaction's owner;
+//   - per item, warehouse and owner, the kept in-stock figure equals the sum
+//     of the lots' units and the sum of the ledger's signed units, and the
+//     kept on-hold figure equals the units of its held lots;
+//   - per item and warehouse, the level summed over owners equals the sum
+//     of the owners' levels;
+//   - each item's all-warehouse total, and each owner's, equals the sum of
+//     its warehouses;
 //   - the kept counts equal the rows they count.
 //
 // It reads everything in one snapshot; it is an operator's tool, not a hot
@@ -61,25 +65,47 @@ var auditChecks = []auditCheck{
 	  ) g ON g.rec_no = l.rec_no
 	  WHERE l.units <> COALESCE(g.units, 0)`,
 		1, "lot %d holds %s units but its ledger lines sum to %s"},
-	{`SELECT k.part_no, k.wid, COALESCE(s.in_stock, 0), COALESCE(l.units, 0), COALESCE(g.units, 0),
+	{`SELECT g.transaction_id, g.line, l.rec_no, l.owner, t.owner
+	  FROM transaction_lines g
+	  JOIN transactions t ON t.id = g.transaction_id
+	  JOIN lots l ON l.rec_no = g.rec_no
+	  WHERE l.owner <> t.owner`,
+		5, "transaction %d line %d: lot %d belongs to owner %d, the transaction to owner %d"},
+	{`SELECT k.part_no, k.wid, k.owner, COALESCE(s.in_stock, 0), COALESCE(l.units, 0), COALESCE(g.units, 0),
 		COALESCE(s.on_hold, 0), COALESCE(l.held, 0)
 	  FROM (
-		SELECT part_no, wid FROM stock_levels
-		UNION SELECT part_no, wid FROM lots
-		UNION SELECT part_no, wid FROM transaction_lines
+		SELECT part_no, wid, owner FROM owner_levels
+		UNION SELECT part_no, wid, owner FROM lots
+		UNION SELECT g.part_no, g.wid, t.owner FROM transaction_lines g JOIN transactions t ON t.id = g.transaction_id
 	  ) k
-	  LEFT JOIN stock_levels s ON s.part_no = k.part_no AND s.wid = k.wid
+	  LEFT JOIN owner_levels s ON s.part_no = k.part_no AND s.wid = k.wid AND s.owner = k.owner
 	  LEFT JOIN (
-		SELECT part_no, wid, SUM(units) AS units, SUM(CASE WHEN hold THEN units ELSE 0 END) AS held
-		FROM lots GROUP BY part_no, wid
-	  ) l ON l.part_no = k.part_no AND l.wid = k.wid
+		SELECT part_no, wid, owner, SUM(units) AS units, SUM(CASE WHEN hold THEN units ELSE 0 END) AS held
+		FROM lots GROUP BY part_no, wid, owner
+	  ) l ON l.part_no = k.part_no AND l.wid = k.wid AND l.owner = k.owner
 	  LEFT JOIN (
-		SELECT part_no, wid, SUM(units) AS units FROM transaction_lines GROUP BY part_no, wid
-	  ) g ON g.part_no = k.part_no AND g.wid = k.wid
+		SELECT g.part_no, g.wid, t.owner, SUM(g.units) AS units
+		FROM transaction_lines g JOIN transactions t ON t.id = g.transaction_id
+		GROUP BY g.part_no, g.wid, t.owner
+	  ) g ON g.part_no = k.part_no AND g.wid = k.wid AND g.owner = k.owner
 	  WHERE COALESCE(s.in_stock, 0) <> COALESCE(l.units, 0)
 		OR COALESCE(s.in_stock, 0) <> COALESCE(g.units, 0)
 		OR COALESCE(s.on_hold, 0) <> COALESCE(l.held, 0)`,
-		2, "item %d in warehouse %d: inStock %s, lots %s, ledger %s; onHold %s, held lots %s"},
+		3, "item %d in warehouse %d, owner %d: inStock %s, lots %s, ledger %s; onHold %s, held lots %s"},
+	{`SELECT COALESCE(s.part_no, o.part_no), COALESCE(s.wid, o.wid), COALESCE(s.in_stock, 0), COALESCE(s.on_hold, 0),
+		COALESCE(o.in_stock, 0), COALESCE(o.on_hold, 0)
+	  FROM stock_levels s FULL OUTER JOIN (
+		SELECT part_no, wid, SUM(in_stock) AS in_stock, SUM(on_hold) AS on_hold FROM owner_levels GROUP BY part_no, wid
+	  ) o ON o.part_no = s.part_no AND o.wid = s.wid
+	  WHERE COALESCE(s.in_stock, 0) <> COALESCE(o.in_stock, 0) OR COALESCE(s.on_hold, 0) <> COALESCE(o.on_hold, 0)`,
+		2, "item %d in warehouse %d: inStock %s onHold %s, owners sum to %s and %s"},
+	{`SELECT COALESCE(t.part_no, l.part_no), COALESCE(t.owner, l.owner), COALESCE(t.in_stock, 0), COALESCE(t.on_hold, 0),
+		COALESCE(l.in_stock, 0), COALESCE(l.on_hold, 0)
+	  FROM owner_totals t FULL OUTER JOIN (
+		SELECT part_no, owner, SUM(in_stock) AS in_stock, SUM(on_hold) AS on_hold FROM owner_levels GROUP BY part_no, owner
+	  ) l ON l.part_no = t.part_no AND l.owner = t.owner
+	  WHERE COALESCE(t.in_stock, 0) <> COALESCE(l.in_stock, 0) OR COALESCE(t.on_hold, 0) <> COALESCE(l.on_hold, 0)`,
+		2, "item %d, owner %d: all-warehouse total inStock %s onHold %s, warehouses sum to %s and %s"},
 	{`SELECT COALESCE(t.part_no, l.part_no), COALESCE(t.in_stock, 0), COALESCE(t.on_hold, 0),
 		COALESCE(l.in_stock, 0), COALESCE(l.on_hold, 0)
 	  FROM stock_totals t FULL OUTER JOIN (
@@ -132,23 +158,28 @@ func (db *DB) auditCounts(ctx context.Context, tx *sql.Tx, report func(string, .
 		return err
 	}
 	actual := map[string]int64{}
+	byWarehouse := func(name func(int64) string) func(int64, int64) string {
+		return func(wid, _ int64) string { return name(wid) }
+	}
 	for _, q := range []struct {
-		query string
-		name  func(wid int64) string
+		query string // rows of wid, owner, count
+		name  func(wid, owner int64) string
 	}{
-		{`SELECT 0, COUNT(*) FROM items`, func(int64) string { return countItems }},
-		{`SELECT 0, COUNT(*) FROM items WHERE NOT discontinued`, func(int64) string { return countActiveItems }},
-		{`SELECT 0, COUNT(*) FROM lots`, func(int64) string { return lotCounter(0, false) }},
-		{`SELECT 0, COUNT(*) FROM lots WHERE units > 0`, func(int64) string { return lotCounter(0, true) }},
-		{`SELECT wid, COUNT(*) FROM lots GROUP BY wid`, func(w int64) string { return lotCounter(w, false) }},
-		{`SELECT wid, COUNT(*) FROM lots WHERE units > 0 GROUP BY wid`, func(w int64) string { return lotCounter(w, true) }},
-		{`SELECT wid, COUNT(*) FROM stock_levels WHERE in_stock <> 0 GROUP BY wid`, stockedCounter},
-		{`SELECT 0, COUNT(*) FROM stock_totals WHERE in_stock <> 0`, stockedCounter},
+		{`SELECT 0, 0, COUNT(*) FROM items`, func(int64, int64) string { return countItems }},
+		{`SELECT 0, 0, COUNT(*) FROM items WHERE NOT discontinued`, func(int64, int64) string { return countActiveItems }},
+		{`SELECT 0, 0, COUNT(*) FROM lots`, func(int64, int64) string { return lotCounter(0, false) }},
+		{`SELECT 0, 0, COUNT(*) FROM lots WHERE units > 0`, func(int64, int64) string { return lotCounter(0, true) }},
+		{`SELECT wid, 0, COUNT(*) FROM lots GROUP BY wid`, func(w, _ int64) string { return lotCounter(w, false) }},
+		{`SELECT wid, 0, COUNT(*) FROM lots WHERE units > 0 GROUP BY wid`, func(w, _ int64) string { return lotCounter(w, true) }},
+		{`SELECT wid, 0, COUNT(*) FROM stock_levels WHERE in_stock <> 0 GROUP BY wid`, byWarehouse(stockedCounter)},
+		{`SELECT 0, 0, COUNT(*) FROM stock_totals WHERE in_stock <> 0`, byWarehouse(stockedCounter)},
+		{`SELECT wid, owner, COUNT(*) FROM owner_levels WHERE in_stock <> 0 GROUP BY wid, owner`, ownerStockedCounter},
+		{`SELECT 0, owner, COUNT(*) FROM owner_totals WHERE in_stock <> 0 GROUP BY owner`, ownerStockedCounter},
 	} {
 		if err := eachRow(ctx, tx, q.query, func(r *sql.Rows) error {
-			var wid, n int64
-			err := r.Scan(&wid, &n)
-			actual[q.name(wid)] = n
+			var wid, owner, n int64
+			err := r.Scan(&wid, &owner, &n)
+			actual[q.name(wid, owner)] = n
 			return err
 		}); err != nil {
 			return err

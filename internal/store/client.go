@@ -15,6 +15,7 @@ const clientColumns = `
 	name,
 	permissions,
 	all_warehouses,
+	all_owners,
 	read_only,
 	enabled,
 	created,
@@ -29,7 +30,7 @@ func scanClient(row scanner, extra ...any) (*stockroom.Client, error) {
 		perms             string
 		created, modified int64
 	)
-	if err := row.Scan(append([]any{&c.ID, &c.Name, &perms, &c.Scope.All, &c.ReadOnly, &c.Enabled, &created, &modified}, extra...)...); err != nil {
+	if err := row.Scan(append([]any{&c.ID, &c.Name, &perms, &c.Scope.All, &c.Owners.All, &c.ReadOnly, &c.Enabled, &created, &modified}, extra...)...); err != nil {
 		return nil, err
 	}
 	c.Created, c.Modified = fromMicros(created), fromMicros(modified)
@@ -60,8 +61,8 @@ func (db *DB) CreateClient(ctx context.Context, c *stockroom.Client, secretHash 
 func (t *Tx) insertClient(c *stockroom.Client, secretHash string) {
 	t.exec(`
 		INSERT INTO clients (`+clientColumns+`, secret_hash)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		c.ID, c.Name, stockroom.FormatPermissions(c.Permissions), c.Scope.All, c.ReadOnly, c.Enabled,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		c.ID, c.Name, stockroom.FormatPermissions(c.Permissions), c.Scope.All, c.Owners.All, c.ReadOnly, c.Enabled,
 		micros(c.Created), micros(c.Modified), secretHash)
 	if c.Scope.All {
 		return

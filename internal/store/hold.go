@@ -41,7 +41,7 @@ func (t *Tx) setHold(recNo int64, hold bool, e stockroom.LedgerEntry, check func
 		SELECT `+lotSelect+`
 		FROM `+lotFrom+`
 		WHERE l.rec_no = $1`,
-		[]any{recNo}, append(r.dest(), &l.ShortID, &l.Description, &l.Warehouse)...)
+		[]any{recNo}, append(r.dest(), &l.ShortID, &l.Description, &l.Warehouse, &l.Associate)...)
 	if err := t.flush(); err != nil {
 		return res, err
 	}
@@ -66,9 +66,9 @@ func (t *Tx) setHold(recNo int64, hold bool, e stockroom.LedgerEntry, check func
 	if !hold {
 		change = change.Neg()
 	}
-	lv := t.changeLevels(e.Time, levelChange{partNo: res.Lot.PartNo, wid: res.Lot.WID, onHold: change})
+	lv := t.changeLevels(e.Time, levelChange{partNo: res.Lot.PartNo, wid: res.Lot.WID, owner: res.Lot.Owner, onHold: change})
 	var id int64
-	head := ledgerHead{typ: typ, partNo: res.Lot.PartNo, wid: res.Lot.WID, spot: res.Lot.Spot, units: res.Lot.Units, entry: e}
+	head := ledgerHead{typ: typ, partNo: res.Lot.PartNo, wid: res.Lot.WID, owner: res.Lot.Owner, spot: res.Lot.Spot, units: res.Lot.Units, entry: e}
 	if err := t.appendHead(head, &id); err != nil {
 		return res, err
 	}

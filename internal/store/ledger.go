@@ -14,6 +14,7 @@ const transactionColumns = `
 	t.type,
 	t.time,
 	t.client_id,
+	t.owner,
 	t.part_no,
 	i.short_id,
 	t.wid,
@@ -35,6 +36,7 @@ var transactionSort = sortSpec{
 		"time":       "t.time",
 		"modified":   "t.time",
 		"clientid":   "t.client_id",
+		"owner":      "t.owner",
 		"partno":     "t.part_no",
 		"shortid":    "i.short_id_key",
 		"wid":        "t.wid",
@@ -57,7 +59,7 @@ func scanTransaction(row scanner) (stockroom.Transaction, error) {
 		toSpot        sql.NullString
 		details       string
 	)
-	err := row.Scan(&t.ID, &t.Type, &at, &t.ClientID, &t.PartNo, &t.ShortID, &t.WID, &toWID, &t.Spot, &toSpot,
+	err := row.Scan(&t.ID, &t.Type, &at, &t.ClientID, &t.Owner, &t.PartNo, &t.ShortID, &t.WID, &toWID, &t.Spot, &toSpot,
 		&t.Units, &reason, &t.Reference, &t.Remark, &details)
 	if err != nil {
 		return t, err
@@ -80,22 +82,26 @@ func scanTransaction(row scanner) (stockroom.Transaction, error) {
 	return t, dec.Decode(&t.Details)
 }
 
-// ledgerScope restricts transactions to those touching a warehouse in scope.
-func ledgerScope(scope stockroom.Scope, a *args) string {
-	if scope.All {
-		return ""
+// ledgerScope restricts transactions to those touching a warehouse in scope,
+// of an owner in owners (nil: any).
+func ledgerScope(scope stockroom.Scope, owners *stockroom.Scope, a *args) string {
+	var conds []string
+	if !scope.All {
+		conds = append(conds, "("+scopeCond("t.wid", scope, a)+" OR "+scopeCond("t.to_wid", scope, a)+")")
 	}
-	from := scopeCond("t.wid", scope, a)
-	to := scopeCond("t.to_wid", scope, a)
-	return "(" + from + " OR " + to + ")"
+	if owners != nil && !owners.All {
+		conds = append(conds, scopeCond("t.owner", *owners, a))
+	}
+	return strings.Join(conds, " AND ")
 }
 
 // FindTransaction returns one ledger entry with its lines, or ENOTFOUND when
-// it does not exist or touches no warehouse in scope.
-func (db *DB) FindTransaction(ctx context.Context, scope stockroom.Scope, id int64) (stockroom.Transaction, error) {
+// it does not exist, touches no warehouse in scope or changed the stock of an
+// owner not in owners (nil: any).
+func (db *DB) FindTransaction(ctx context.Context, scope stockroom.Scope, owners *stockroom.Scope, id int64) (stockroom.Transaction, error) {
 	var a args
 	conds := []string{"t.id = " + a.add(id)}
-	if c := ledgerScope(scope, &a); c != "" {
+	if c := ledgerScope(scope, owners, &a); c != "" {
 		conds = append(conds, c)
 	}
 	t, err := queryOne(ctx, db, scanTransaction, `
@@ -113,7 +119,7 @@ func (db *DB) FindTransaction(ctx context.Context, scope stockroom.Scope, id int
 // ListTransactions returns a page of the ledger in scope, newest first.
 func (db *DB) ListTransactions(ctx context.Context, scope stockroom.Scope, f stockroom.TransactionFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Transaction], error) {
 	q := pageQuery{from: transactionFrom, columns: transactionColumns, sort: transactionSort}
-	q.where = append(q.where, ledgerScope(scope, &q.args))
+	q.where = append(q.where, ledgerScope(scope, f.Owners, &q.args))
 	if f.ItemShortID != "" {
 		q.where = append(q.where, "i.short_id_key = "+q.args.add(stockroom.FoldKey(f.ItemShortID)))
 	}

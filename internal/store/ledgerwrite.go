@@ -14,6 +14,7 @@ import (
 type ledgerHead struct {
 	typ         stockroom.TxType
 	partNo, wid int64
+	owner       int64
 	toWID       *int64
 	spot        string
 	toSpot      *string
@@ -52,7 +53,7 @@ func (t *Tx) appendHeadIf(h ledgerHead, id *int64, found *bool) error {
 		reason = h.entry.ReasonCode
 	}
 	args := []any{string(h.typ), micros(h.entry.Time), h.entry.ClientID, h.partNo, h.wid, h.toWID, h.spot, h.toSpot,
-		h.units, reason, h.entry.Reference, h.entry.Remark, string(js)}
+		h.units, reason, h.entry.Reference, h.entry.Remark, string(js), h.owner}
 	if found != nil {
 		t.queryRow(found, insertHead+`
 			FROM items
@@ -65,7 +66,7 @@ func (t *Tx) appendHeadIf(h ledgerHead, id *int64, found *bool) error {
 	return nil
 }
 
-// insertHead writes a transaction's row from its values, $1 to $13.
+// insertHead writes a transaction's row from its values, $1 to $14.
 const insertHead = `
 	INSERT INTO transactions (
 		type,
@@ -80,9 +81,10 @@ const insertHead = `
 		reason_code,
 		reference,
 		remark,
-		details
+		details,
+		owner
 	)
-	SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13`
+	SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14`
 
 // linesPerStatement bounds the rows of one insert of ledger lines (seven
 // parameters each, within PostgreSQL's 65,535).

@@ -5,20 +5,25 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/stockroom/stockroom"
 )
 
 // Stock levels, kept in the same transaction as every change to what they
-// sum: per item and warehouse in stock_levels, per item over every warehouse
-// in stock_totals. Rows are changed in item-then-warehouse order, the totals
-// after the warehouses, so concurrent transactions lock them in one order.
+// sum, in four grains: per item, warehouse and owner (owner_levels), per
+// item and owner over every warehouse (owner_totals), and the sums over
+// owners that lists read when they show no owner: per item and warehouse
+// (stock_levels) and per item (stock_totals). Rows are changed grain by
+// grain in that order, each grain's rows in key order, so concurrent
+// transactions lock them in one order.
 
-// levelChange is a change to the figures of one item in one warehouse.
+// levelChange is a change to the figures of one item in one warehouse for
+// one owner.
 type levelChange struct {
-	partNo, wid     int64
-	inStock, onHold stockroom.Units
+	partNo, wid, owner int64
+	inStock, onHold    stockroom.Units
 }
 
 // grows reports whether the change, applied to an empty row, makes a valid
@@ -30,91 +35,132 @@ func (c levelChange) grows() bool {
 
 func (c levelChange) isZero() bool { return c.inStock.IsZero() && c.onHold.IsZero() }
 
-// The statements that change one row and return its in_stock afterwards.
-const (
-	levelGrow = `
-		INSERT INTO stock_levels (part_no, wid, in_stock, on_hold, committed, packed, on_order, asn, modified)
-		VALUES ($1, $2, $3, $4, 0, 0, 0, 0, $5)
-		ON CONFLICT (part_no, wid) DO UPDATE SET
-			in_stock = stock_levels.in_stock + excluded.in_stock,
-			on_hold = stock_levels.on_hold + excluded.on_hold,
-			modified = ` + laterOf + `
-		RETURNING in_stock`
-	levelChangeRow = `
-		UPDATE stock_levels SET
-			in_stock = in_stock + $3,
-			on_hold = on_hold + $4,
-			modified = CASE WHEN $5 > modified THEN $5 ELSE modified + 1 END
-		WHERE part_no = $1 AND wid = $2
-		RETURNING in_stock`
-	totalGrow = `
-		INSERT INTO stock_totals (part_no, in_stock, on_hold, committed, packed, on_order, asn, modified)
-		VALUES ($1, $2, $3, 0, 0, 0, 0, $4)
-		ON CONFLICT (part_no) DO UPDATE SET
-			in_stock = stock_totals.in_stock + excluded.in_stock,
-			on_hold = stock_totals.on_hold + excluded.on_hold,
-			modified = ` + laterOfTotal + `
-		RETURNING in_stock`
-	totalChangeRow = `
-		UPDATE stock_totals SET
-			in_stock = in_stock + $2,
-			on_hold = on_hold + $3,
-			modified = CASE WHEN $4 > modified THEN $4 ELSE modified + 1 END
-		WHERE part_no = $1
-		RETURNING in_stock`
+// levelGrain is one of the four tables of levels: its name and key columns.
+// Its statements change one row and return its in_stock afterwards.
+type levelGrain struct {
+	table string
+	keys  []string // key columns, in order
+	// byOwner: the grain keeps owners apart.
+	byOwner, byWarehouse bool
+	grow, change         string
+}
 
-	// A modified time moves forward only, even against another instance's
-	// clock.
-	laterOf      = `CASE WHEN excluded.modified > stock_levels.modified THEN excluded.modified ELSE stock_levels.modified + 1 END`
-	laterOfTotal = `CASE WHEN excluded.modified > stock_totals.modified THEN excluded.modified ELSE stock_totals.modified + 1 END`
-)
+func newGrain(table string, byWarehouse, byOwner bool) levelGrain {
+	g := levelGrain{table: table, byOwner: byOwner, byWarehouse: byWarehouse, keys: []string{"part_no"}}
+	if byWarehouse {
+		g.keys = append(g.keys, "wid")
+	}
+	if byOwner {
+		g.keys = append(g.keys, "owner")
+	}
+	n := len(g.keys)
+	keys := strings.Join(g.keys, ", ")
+	conds := make([]string, n)
+	for i, k := range g.keys {
+		conds[i] = k + " = $" + strconv.Itoa(i+1)
+	}
+	figures := "$" + strconv.Itoa(n+1) + ", $" + strconv.Itoa(n+2)
+	mod := "$" + strconv.Itoa(n+3)
+	g.grow = `
+		INSERT INTO ` + table + ` (` + keys + `, in_stock, on_hold, committed, packed, on_order, asn, modified)
+		VALUES (` + params(1, n) + `, ` + figures + `, 0, 0, 0, 0, ` + mod + `)
+		ON CONFLICT (` + keys + `) DO UPDATE SET
+			in_stock = ` + table + `.in_stock + excluded.in_stock,
+			on_hold = ` + table + `.on_hold + excluded.on_hold,
+			modified = CASE WHEN excluded.modified > ` + table + `.modified THEN excluded.modified ELSE ` + table + `.modified + 1 END
+		RETURNING in_stock`
+	g.change = `
+		UPDATE ` + table + ` SET
+			in_stock = in_stock + $` + strconv.Itoa(n+1) + `,
+			on_hold = on_hold + $` + strconv.Itoa(n+2) + `,
+			modified = CASE WHEN ` + mod + ` > modified THEN ` + mod + ` ELSE modified + 1 END
+		WHERE ` + strings.Join(conds, " AND ") + `
+		RETURNING in_stock`
+	return g
+}
+
+// The four grains, in the order their rows are locked. (A modified time
+// moves forward only, even against another instance's clock.)
+var levelGrains = []levelGrain{
+	newGrain("owner_levels", true, true),
+	newGrain("stock_levels", true, false),
+	newGrain("owner_totals", false, true),
+	newGrain("stock_totals", false, false),
+}
+
+// key returns the change's key in the grain, and the change with the
+// columns the grain does not keep set to 0.
+func (g levelGrain) key(c levelChange) (levelChange, []any) {
+	k := []any{c.partNo}
+	if g.byWarehouse {
+		k = append(k, c.wid)
+	} else {
+		c.wid = 0
+	}
+	if g.byOwner {
+		k = append(k, c.owner)
+	} else {
+		c.owner = 0
+	}
+	return c, k
+}
+
+// counter names the count of items with stock that a row of the grain is
+// part of.
+func (g levelGrain) counter(c levelChange) string {
+	if g.byOwner {
+		return ownerStockedCounter(c.wid, c.owner)
+	}
+	return stockedCounter(c.wid)
+}
 
 // levelUpdate is a set of queued level changes whose results arrive with the
 // next flush.
 type levelUpdate struct {
-	changes []levelChange // wid 0: the item's total
+	changes []levelChange
+	grains  []levelGrain
 	after   []stockroom.Units
 	found   []bool
 }
 
-// changeLevels queues level changes, and the totals they add up to.
+// changeLevels queues level changes in every grain.
 func (t *Tx) changeLevels(now time.Time, changes ...levelChange) *levelUpdate {
-	slices.SortFunc(changes, func(a, b levelChange) int {
-		return cmp.Or(cmp.Compare(a.partNo, b.partNo), cmp.Compare(a.wid, b.wid))
-	})
 	u := &levelUpdate{}
-	var totals []levelChange
-	for _, c := range changes {
-		if c.isZero() {
-			continue
+	for _, g := range levelGrains {
+		sum := map[levelChange]levelChange{} // key (figures zero) -> summed change
+		for _, c := range changes {
+			c, _ = g.key(c)
+			k := levelChange{partNo: c.partNo, wid: c.wid, owner: c.owner}
+			s := sum[k]
+			s.partNo, s.wid, s.owner = c.partNo, c.wid, c.owner
+			s.inStock, s.onHold = s.inStock.Add(c.inStock), s.onHold.Add(c.onHold)
+			sum[k] = s
 		}
-		u.changes = append(u.changes, c)
-		if n := len(totals); n > 0 && totals[n-1].partNo == c.partNo {
-			totals[n-1].inStock = totals[n-1].inStock.Add(c.inStock)
-			totals[n-1].onHold = totals[n-1].onHold.Add(c.onHold)
-		} else {
-			totals = append(totals, levelChange{partNo: c.partNo, inStock: c.inStock, onHold: c.onHold})
+		rows := make([]levelChange, 0, len(sum))
+		for _, c := range sum {
+			if !c.isZero() {
+				rows = append(rows, c)
+			}
 		}
-	}
-	for _, c := range totals {
-		if !c.isZero() {
+		slices.SortFunc(rows, func(a, b levelChange) int {
+			return cmp.Or(cmp.Compare(a.partNo, b.partNo), cmp.Compare(a.wid, b.wid), cmp.Compare(a.owner, b.owner))
+		})
+		for _, c := range rows {
 			u.changes = append(u.changes, c)
+			u.grains = append(u.grains, g)
 		}
 	}
 	u.after = make([]stockroom.Units, len(u.changes))
 	u.found = make([]bool, len(u.changes))
 	mod := micros(now)
 	for i, c := range u.changes {
-		switch {
-		case c.wid != 0 && c.grows():
-			t.queryRow(&u.found[i], levelGrow, []any{c.partNo, c.wid, c.inStock, c.onHold, mod}, &u.after[i])
-		case c.wid != 0:
-			t.queryRow(&u.found[i], levelChangeRow, []any{c.partNo, c.wid, c.inStock, c.onHold, mod}, &u.after[i])
-		case c.grows():
-			t.queryRow(&u.found[i], totalGrow, []any{c.partNo, c.inStock, c.onHold, mod}, &u.after[i])
-		default:
-			t.queryRow(&u.found[i], totalChangeRow, []any{c.partNo, c.inStock, c.onHold, mod}, &u.after[i])
+		g := u.grains[i]
+		_, key := g.key(c)
+		stmt := g.change
+		if c.grows() {
+			stmt = g.grow
 		}
+		t.queryRow(&u.found[i], stmt, append(key, c.inStock, c.onHold, mod), &u.after[i])
 	}
 	return u
 }
@@ -126,12 +172,12 @@ func (t *Tx) changeLevels(now time.Time, changes ...levelChange) *levelUpdate {
 func (u *levelUpdate) settle(counts countChanges) error {
 	for i, c := range u.changes {
 		if !u.found[i] {
-			return fmt.Errorf("stock level of item %d in warehouse %d is missing", c.partNo, c.wid)
+			return fmt.Errorf("%s row of item %d, warehouse %d, owner %d is missing", u.grains[i].table, c.partNo, c.wid, c.owner)
 		}
 		if !u.after[i].IsFigure() {
 			return stockroom.ErrFigureTooLarge
 		}
-		counts[stockedCounter(c.wid)] += stockedChange(u.after[i].Sub(c.inStock), c.inStock)
+		counts[u.grains[i].counter(c)] += stockedChange(u.after[i].Sub(c.inStock), c.inStock)
 	}
 	return nil
 }
@@ -151,3 +197,9 @@ func stockedChange(before, by stockroom.Units) int64 {
 // stockedCounter names the count of items with stock in a warehouse (0: in
 // any warehouse).
 func stockedCounter(wid int64) string { return "stocked:" + strconv.FormatInt(wid, 10) }
+
+// ownerStockedCounter names the count of an owner's items with stock in a
+// warehouse (0: in any warehouse).
+func ownerStockedCounter(wid, owner int64) string {
+	return stockedCounter(wid) + ":" + strconv.FormatInt(owner, 10)
+}

@@ -12,12 +12,12 @@ import (
 // lotColumns are a lot row's own columns but rec_no, in the order in which
 // every lot statement writes and reads them; lotValues gives a lot's values
 // in the same order.
-const lotColumns = `part_no, wid, spot, units, received, shipped, serial, serial2, rfid_tag, remark, associate,
+const lotColumns = `part_no, wid, spot, units, received, shipped, serial, serial2, rfid_tag, remark, owner,
 	hold, job_id, active, reference, net_weight, gross_weight, price, expires, supplier, line, modified`
 
 func lotValues(l stockroom.Lot) []any {
 	return []any{l.PartNo, l.WID, l.Spot, l.Units, micros(l.Received), optMicros(l.Shipped), l.Serial, l.Serial2,
-		l.RFIDTag, l.Remark, l.Associate, l.Hold, l.JobID, l.Active, l.Reference, l.NetWeight, l.GrossWeight,
+		l.RFIDTag, l.Remark, l.Owner, l.Hold, l.JobID, l.Active, l.Reference, l.NetWeight, l.GrossWeight,
 		l.Price, optMicros(l.Expires), l.Supplier, l.Line, micros(l.Modified)}
 }
 
@@ -32,7 +32,7 @@ type lotRow struct {
 func (r *lotRow) dest() []any {
 	l := &r.lot
 	return []any{&l.RecNo, &l.PartNo, &l.WID, &l.Spot, &l.Units, &r.received, &r.shipped, &l.Serial, &l.Serial2,
-		&l.RFIDTag, &l.Remark, &l.Associate, &l.Hold, &l.JobID, &l.Active, &l.Reference, &l.NetWeight,
+		&l.RFIDTag, &l.Remark, &l.Owner, &l.Hold, &l.JobID, &l.Active, &l.Reference, &l.NetWeight,
 		&l.GrossWeight, &l.Price, &r.expires, &l.Supplier, &l.Line, &r.modified}
 }
 
@@ -44,8 +44,14 @@ func (r *lotRow) value() stockroom.Lot {
 	return l
 }
 
-// lotSelect reads a lot with the names it is shown with, from lotFrom.
-var lotSelect = "l.rec_no, " + prefixed("l", lotColumns) + ", i.short_id, i.description, w.name"
+// lotSelect reads a lot with the names it is shown with, from lotFrom: its
+// item's, its warehouse's and its owner's (associate), read as they are now.
+var lotSelect = "l.rec_no, " + prefixed("l", lotColumns) + ", i.short_id, i.description, w.name, " + lotAssociate
+
+// lotAssociate is the name of a lot's owner: "" for the house's own stock.
+// (The lots.associate column is no longer read: the name follows the
+// customer record.)
+const lotAssociate = "COALESCE((SELECT p.name FROM parties p WHERE p.id = l.owner), '')"
 
 const lotFrom = `lots l
 	JOIN items i ON i.part_no = l.part_no
@@ -54,7 +60,7 @@ const lotFrom = `lots l
 func scanLot(row scanner) (stockroom.Lot, error) {
 	var r lotRow
 	l := &r.lot
-	if err := row.Scan(append(r.dest(), &l.ShortID, &l.Description, &l.Warehouse)...); err != nil {
+	if err := row.Scan(append(r.dest(), &l.ShortID, &l.Description, &l.Warehouse, &l.Associate)...); err != nil {
 		return stockroom.Lot{}, err
 	}
 	return r.value(), nil
@@ -75,7 +81,8 @@ var lotSort = sortSpec{
 		"partno":      "l.part_no",
 		"shortid":     "i.short_id_key",
 		"description": "i.description",
-		"associate":   "l.associate",
+		"associate":   lotAssociate,
+		"owner":       "l.owner",
 		"warehouse":   "w.name",
 		"wid":         "l.wid",
 		"spot":        "l.spot",
@@ -115,7 +122,11 @@ func (db *DB) FindLot(ctx context.Context, recNo int64) (stockroom.Lot, error) {
 // ListLots returns a page of lots in scope, newest received first by default.
 func (db *DB) ListLots(ctx context.Context, scope stockroom.Scope, f stockroom.LotFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Lot], error) {
 	q := pageQuery{from: lotFrom, columns: lotSelect, sort: lotSort}
-	plain := true // no filter beyond scope and warehouse: the kept counts answer the total
+	// no filter beyond scope and warehouse: the kept counts answer the total
+	plain := f.Owners == nil || f.Owners.All
+	if !plain {
+		q.where = append(q.where, scopeCond("l.owner", *f.Owners, &q.args))
+	}
 	if !f.IncludeShipped {
 		q.where = append(q.where, "l.units > 0")
 	}

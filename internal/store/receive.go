@@ -37,13 +37,18 @@ func (db *DB) ReceiveMany(ctx context.Context, rs []stockroom.Receipt, e stockro
 }
 
 // receiveLot inserts a lot made by a receipt, but only while its item is not
-// discontinued: checked in the same statement, so no discontinue slips
-// between. It returns the new row.
+// discontinued, its warehouse is active and its owner (a customer, $11) is
+// active: checked in the same statement, so no change slips between. It
+// returns the new row.
 var receiveLot = `
-	INSERT INTO lots (` + lotColumns + `)
-	SELECT part_no, ` + params(2, len(lotValues(stockroom.Lot{}))) + `
+	INSERT INTO lots (associate, ` + lotColumns + `)
+	SELECT '', part_no, ` + params(2, len(lotValues(stockroom.Lot{}))) + `
 	FROM items
-	WHERE part_no = $1 AND NOT discontinued
+	WHERE part_no = $1
+	  AND NOT discontinued
+	  AND EXISTS (SELECT 1 FROM warehouses WHERE wid = $2 AND active)
+	  AND (CAST($11 AS BIGINT) = 0 OR EXISTS (
+		SELECT 1 FROM parties WHERE id = $11 AND kind = 'customer' AND active))
 	RETURNING rec_no, ` + lotColumns
 
 // receive stores the receipts' lots in three round trips on PostgreSQL
@@ -54,22 +59,22 @@ func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockro
 		rows   = make([]lotRow, len(rs))
 		found  = make([]bool, len(rs))
 		ids    = make([]int64, len(rs))
-		levels = map[[2]int64]stockroom.Units{}
+		levels = map[[3]int64]stockroom.Units{}
 	)
 	names := t.lotNames(rs)
 	for i, r := range rs {
 		lot := r.Lot(e.Time)
 		t.queryRow(&found[i], receiveLot, append([]any{r.PartNo}, lotValues(lot)[1:]...), rows[i].dest()...)
-		head := ledgerHead{typ: stockroom.TxReceive, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units, entry: e}
+		head := ledgerHead{typ: stockroom.TxReceive, partNo: r.PartNo, wid: r.WID, owner: r.Owner, spot: r.Spot, units: r.Units, entry: e}
 		if err := t.appendHeadIf(head, &ids[i], new(bool)); err != nil {
 			return nil, err
 		}
-		k := [2]int64{r.PartNo, r.WID}
+		k := [3]int64{r.PartNo, r.WID, r.Owner}
 		levels[k] = levels[k].Add(r.Units)
 	}
 	changes := make([]levelChange, 0, len(levels))
 	for k, units := range levels {
-		changes = append(changes, levelChange{partNo: k[0], wid: k[1], inStock: units})
+		changes = append(changes, levelChange{partNo: k[0], wid: k[1], owner: k[2], inStock: units})
 	}
 	lv := t.changeLevels(e.Time, changes...)
 	if err := t.flush(); err != nil {
@@ -81,8 +86,8 @@ func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockro
 	}
 	out := make([]stockroom.ReceiveResult, len(rs))
 	for i, r := range rs {
-		if !found[i] {
-			return nil, stockroom.ErrDiscontinued
+		if err := names.check(r, found[i]); err != nil {
+			return nil, err
 		}
 		lot := rows[i].value()
 		t.appendLines(ids[i], []ledgerLine{{recNo: lot.RecNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}})
@@ -94,38 +99,80 @@ func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockro
 	return out, nil
 }
 
-// lotShownNames are the names a lot is shown with, read in the transaction
-// that makes the lots: its item's ShortID and description, its warehouse's
-// name.
+// lotShownNames are what a receipt's lot is shown with and checked against,
+// read in the transaction that makes the lots: its item's ShortID,
+// description, state and default owner, its warehouse's name and state, its
+// owner's name.
 type lotShownNames struct {
-	items      map[int64]*[2]string
-	warehouses map[int64]*string
+	items      map[int64]*itemFacts
+	warehouses map[int64]*warehouseFacts
+	owners     map[int64]*string
 }
 
-// lotNames queues the reading of the names of the receipts' items and
-// warehouses, available after the next flush.
+type itemFacts struct {
+	shortID, description string
+	discontinued         bool
+	dfltOwner            int64
+}
+
+type warehouseFacts struct {
+	name   string
+	active bool
+}
+
+// lotNames queues the reading of the names of the receipts' items,
+// warehouses and owners, available after the next flush.
 func (t *Tx) lotNames(rs []stockroom.Receipt) lotShownNames {
-	n := lotShownNames{items: map[int64]*[2]string{}, warehouses: map[int64]*string{}}
+	n := lotShownNames{items: map[int64]*itemFacts{}, warehouses: map[int64]*warehouseFacts{}, owners: map[int64]*string{}}
 	for _, r := range rs {
 		if _, ok := n.items[r.PartNo]; !ok {
-			v := new([2]string)
+			v := new(itemFacts)
 			n.items[r.PartNo] = v
-			t.queryRow(new(bool), `SELECT short_id, description FROM items WHERE part_no = $1`, []any{r.PartNo}, &v[0], &v[1])
+			t.queryRow(new(bool), `
+				SELECT short_id, description, discontinued, dflt_owner
+				FROM items
+				WHERE part_no = $1`, []any{r.PartNo}, &v.shortID, &v.description, &v.discontinued, &v.dfltOwner)
 		}
 		if _, ok := n.warehouses[r.WID]; !ok {
-			v := new(string)
+			v := new(warehouseFacts)
 			n.warehouses[r.WID] = v
-			t.queryRow(new(bool), `SELECT name FROM warehouses WHERE wid = $1`, []any{r.WID}, v)
+			t.queryRow(new(bool), `SELECT name, active FROM warehouses WHERE wid = $1`, []any{r.WID}, &v.name, &v.active)
+		}
+		if _, ok := n.owners[r.Owner]; !ok && r.Owner != stockroom.HouseOwner {
+			v := new(string)
+			n.owners[r.Owner] = v
+			t.queryRow(new(bool), `SELECT name FROM parties WHERE id = $1`, []any{r.Owner}, v)
 		}
 	}
 	return n
 }
 
+// check judges a receipt once the names are read: stored tells whether its
+// lot was. A default owner taken from a stale item is refused before
+// anything else, so the caller asks again with the item's current one.
+func (n lotShownNames) check(r stockroom.Receipt, stored bool) error {
+	it, w := n.items[r.PartNo], n.warehouses[r.WID]
+	switch {
+	case r.OwnerIsDefault && it.dfltOwner != r.Owner:
+		return stockroom.ErrDefaultOwnerChanged
+	case stored:
+		return nil
+	case it.discontinued:
+		return stockroom.ErrDiscontinued
+	case !w.active:
+		return stockroom.ErrWarehouseInactive
+	}
+	return stockroom.ErrOwnerInactive
+}
+
 func (n lotShownNames) fill(l *stockroom.Lot) {
 	if v := n.items[l.PartNo]; v != nil {
-		l.ShortID, l.Description = v[0], v[1]
+		l.ShortID, l.Description = v.shortID, v.description
 	}
 	if v := n.warehouses[l.WID]; v != nil {
-		l.Warehouse = *v
+		l.Warehouse = v.name
+	}
+	if v := n.owners[l.Owner]; v != nil {
+		l.Associate = *v
 	}
 }

@@ -55,28 +55,10 @@ func scanLevel(row scanner) (stockroom.StockLevel, error) {
 func (db *DB) ListStockLevels(ctx context.Context, scope stockroom.Scope, f stockroom.StockFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.StockLevel], error) {
 	q := pageQuery{columns: levelColumns, sort: levelSort}
 	var levels string
-	switch {
-	case f.WID != 0:
-		levels = "(SELECT * FROM stock_levels WHERE wid = " + q.args.add(f.WID) + ")"
-		q.counters = []string{stockedCounter(f.WID)}
-	case scope.All:
-		levels = "stock_totals"
-		q.counters = []string{stockedCounter(0)}
-	default: // some warehouses: sum them
-		levels = `(
-			SELECT
-				part_no,
-				SUM(in_stock) AS in_stock,
-				SUM(on_hold) AS on_hold,
-				SUM(committed) AS committed,
-				SUM(packed) AS packed,
-				SUM(on_order) AS on_order,
-				SUM(asn) AS asn,
-				SUM(available) AS available,
-				MAX(modified) AS modified
-			FROM stock_levels
-			WHERE ` + scopeCond("wid", scope, &q.args) + `
-			GROUP BY part_no)`
+	if f.Owners == nil || f.Owners.All {
+		levels = summedLevels(&q, scope, f.WID)
+	} else {
+		levels = ownerLevels(&q, scope, f.WID, *f.Owners)
 	}
 	if f.IncludeZero {
 		q.from = "items i LEFT JOIN " + levels + " s ON s.part_no = i.part_no"
@@ -94,4 +76,56 @@ func (db *DB) ListStockLevels(ctx context.Context, scope stockroom.Scope, f stoc
 		q.counters = nil
 	}
 	return queryPage(ctx, db, q, req, scanLevel)
+}
+
+// summedLevels returns the levels summed over owners, of one warehouse or
+// summed over the warehouses in scope, and sets the counters that count them.
+func summedLevels(q *pageQuery, scope stockroom.Scope, wid int64) string {
+	switch {
+	case wid != 0:
+		q.counters = []string{stockedCounter(wid)}
+		return "(SELECT * FROM stock_levels WHERE wid = " + q.args.add(wid) + ")"
+	case scope.All:
+		q.counters = []string{stockedCounter(0)}
+		return "stock_totals"
+	}
+	return sumLevels("stock_levels", scopeCond("wid", scope, &q.args))
+}
+
+// ownerLevels returns the levels of some owners: of one owner as kept, of
+// several summed; of one warehouse, or summed over the warehouses in scope.
+func ownerLevels(q *pageQuery, scope stockroom.Scope, wid int64, owners stockroom.Scope) string {
+	one := len(owners.IDs) == 1
+	switch {
+	case one && wid != 0:
+		q.counters = []string{ownerStockedCounter(wid, owners.IDs[0])}
+		return "(SELECT * FROM owner_levels WHERE wid = " + q.args.add(wid) + " AND owner = " + q.args.add(owners.IDs[0]) + ")"
+	case one && scope.All:
+		q.counters = []string{ownerStockedCounter(0, owners.IDs[0])}
+		return "(SELECT * FROM owner_totals WHERE owner = " + q.args.add(owners.IDs[0]) + ")"
+	case wid != 0:
+		return sumLevels("owner_levels", "wid = "+q.args.add(wid)+" AND "+scopeCond("owner", owners, &q.args))
+	case scope.All:
+		return sumLevels("owner_totals", scopeCond("owner", owners, &q.args))
+	}
+	return sumLevels("owner_levels", scopeCond("wid", scope, &q.args)+" AND "+scopeCond("owner", owners, &q.args))
+}
+
+// sumLevels sums the rows of a table of levels that meet a condition, per
+// item.
+func sumLevels(table, cond string) string {
+	return `(
+			SELECT
+				part_no,
+				SUM(in_stock) AS in_stock,
+				SUM(on_hold) AS on_hold,
+				SUM(committed) AS committed,
+				SUM(packed) AS packed,
+				SUM(on_order) AS on_order,
+				SUM(asn) AS asn,
+				SUM(available) AS available,
+				MAX(modified) AS modified
+			FROM ` + table + `
+			WHERE ` + cond + `
+			GROUP BY part_no)`
 }

@@ -34,6 +34,7 @@ func (db *DB) FindPrincipalByToken(ctx context.Context, hash string, now time.Ti
 			c.name,
 			c.permissions,
 			c.all_warehouses,
+			c.all_owners,
 			c.read_only,
 			c.enabled,
 			c.created,

@@ -27,15 +27,28 @@ func (db *DB) Withdraw(ctx context.Context, key *stockroom.IdempotencyKey, w sto
 const firstCandidates = 4
 
 func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroom.DrawResult, error) {
-	var shortID string
-	t.queryRow(nil, `SELECT short_id FROM items WHERE part_no = $1`, []any{w.PartNo}, &shortID)
+	var (
+		shortID   string
+		dfltOwner int64
+		toActive  = true
+	)
+	t.queryRow(nil, `SELECT short_id, dflt_owner FROM items WHERE part_no = $1`, []any{w.PartNo}, &shortID, &dfltOwner)
+	if w.Type == stockroom.TxMove && w.ToWID != w.WID {
+		t.queryRow(nil, `SELECT active FROM warehouses WHERE wid = $1`, []any{w.ToWID}, &toActive)
+	}
 	// Most withdrawals are served by the oldest few lots: lock only those
 	// first. If they fall short, lock every candidate, so that a refusal for
 	// short stock is always judged on all of them.
 	sel := w.Candidates()
 	cands, err := t.lockCandidates(sel, firstCandidates)
-	if err != nil {
+	switch {
+	case err != nil:
 		return stockroom.DrawResult{}, err
+	case w.OwnerIsDefault && dfltOwner != w.Owner:
+		// The service took the default owner from a stale item: ask again.
+		return stockroom.DrawResult{}, stockroom.ErrDefaultOwnerChanged
+	case !toActive:
+		return stockroom.DrawResult{}, stockroom.ErrWarehouseInactive
 	}
 	draws, err := w.Plan(cands)
 	// Fewer than the limit read is not all there is: on PostgreSQL a row
@@ -53,7 +66,7 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 	if err != nil {
 		return stockroom.DrawResult{}, err
 	}
-	res := stockroom.DrawResult{TransactionID: id, Type: w.Type, ItemID: shortID, WID: w.WID, Units: w.Units, Lines: draws}
+	res := stockroom.DrawResult{TransactionID: id, Type: w.Type, ItemID: shortID, WID: w.WID, Owner: w.Owner, Units: w.Units, Lines: draws}
 	if w.Type == stockroom.TxMove {
 		res.ToWID, res.ToSpot = &w.ToWID, &w.ToSpot
 	}
@@ -67,6 +80,7 @@ func (t *Tx) lockCandidates(s stockroom.LotSelection, limit int) ([]stockroom.Ca
 	conds := []string{
 		"part_no = " + a.add(s.PartNo),
 		"wid = " + a.add(s.WID),
+		"owner = " + a.add(s.Owner),
 		"units > 0",
 	}
 	if !s.WithHeld {
@@ -131,8 +145,8 @@ const (
 	// the same item, serials, owner, hold and received time; takeFromLot
 	// then takes that part out of the source.
 	splitLot = `
-		INSERT INTO lots (` + lotColumns + `)
-		SELECT part_no, $2, $3, $4, received, NULL, serial, serial2, rfid_tag, remark, associate,
+		INSERT INTO lots (associate, ` + lotColumns + `)
+		SELECT associate, part_no, $2, $3, $4, received, NULL, serial, serial2, rfid_tag, remark, owner,
 			hold, job_id, active, reference, net_weight, gross_weight, price, expires, supplier, line, $5
 		FROM lots
 		WHERE rec_no = $1
@@ -153,13 +167,13 @@ func (t *Tx) applyDraws(w stockroom.Withdrawal, e stockroom.LedgerEntry, cands [
 	crossing := isMove && w.ToWID != w.WID
 	var changes []levelChange
 	if crossing || !isMove {
-		changes = append(changes, levelChange{partNo: w.PartNo, wid: w.WID, inStock: w.Units.Neg(), onHold: dw.held.Neg()})
+		changes = append(changes, levelChange{partNo: w.PartNo, wid: w.WID, owner: w.Owner, inStock: w.Units.Neg(), onHold: dw.held.Neg()})
 	}
 	if crossing {
-		changes = append(changes, levelChange{partNo: w.PartNo, wid: w.ToWID, inStock: w.Units, onHold: dw.held})
+		changes = append(changes, levelChange{partNo: w.PartNo, wid: w.ToWID, owner: w.Owner, inStock: w.Units, onHold: dw.held})
 	}
 	lv := t.changeLevels(e.Time, changes...)
-	head := ledgerHead{typ: w.Type, partNo: w.PartNo, wid: w.WID, spot: w.Spot, units: w.Units, entry: e}
+	head := ledgerHead{typ: w.Type, partNo: w.PartNo, wid: w.WID, owner: w.Owner, spot: w.Spot, units: w.Units, entry: e}
 	if isMove {
 		head.toWID, head.toSpot = &w.ToWID, &w.ToSpot
 	}

@@ -365,7 +365,7 @@ func (h *harness) testInventory(t *testing.T) {
 				t.Errorf("%q succeeded on the ledger", q)
 			}
 		}
-		tx, err := s.FindTransaction(ctx, stockroom.Scope{All: true}, txID)
+		tx, err := s.FindTransaction(ctx, stockroom.Scope{All: true}, nil, txID)
 		must(t, err)
 		if tx.Units != u(1) || len(tx.Lines) != 1 {
 			t.Fatalf("ledger entry changed: %+v", tx)
@@ -481,7 +481,7 @@ func (h *harness) testInventoryLists(t *testing.T) {
 	if txs.Total != 6 || len(txs.Items[0].Lines) != 1 || txs.Items[0].ID < txs.Items[1].ID {
 		t.Fatalf("ledger in scope 2: %+v", txs)
 	}
-	_, err = s.FindTransaction(ctx, stockroom.Scope{IDs: []int64{2}}, txs.Items[0].ID-1) // a receipt into warehouse 1
+	_, err = s.FindTransaction(ctx, stockroom.Scope{IDs: []int64{2}}, nil, txs.Items[0].ID-1) // a receipt into warehouse 1
 	wantCode(t, err, stockroom.ENOTFOUND)
 	s.audit()
 }

@@ -112,7 +112,7 @@ func (h *harness) testMigrate(t *testing.T) {
 func adminClient(id string) *stockroom.Client {
 	return &stockroom.Client{
 		ID: id, Name: "Admin", Permissions: stockroom.AllPermissions,
-		Scope: stockroom.Scope{All: true}, Enabled: true, Created: t0, Modified: t0,
+		Scope: stockroom.Scope{All: true}, Owners: stockroom.Scope{All: true}, Enabled: true, Created: t0, Modified: t0,
 	}
 }
 
