@@ -118,8 +118,8 @@ func (ch *ClientChange) Apply(c *Client) bool {
 	if ch.Name != nil && *ch.Name != c.Name {
 		c.Name, changed = *ch.Name, true
 	}
-	if ch.Permissions != nil && !slices.Equal(ch.Permissions, c.Permissions) {
-		c.Permissions, changed = slices.Clone(ch.Permissions), true
+	if ch.Permissions != nil && !slices.Equal(slices.Sorted(slices.Values(ch.Permissions)), slices.Sorted(slices.Values(c.Permissions))) {
+		c.Permissions, changed = slices.Sorted(slices.Values(ch.Permissions)), true
 	}
 	if ch.Scope != nil && !ch.Scope.Equal(c.Scope) {
 		c.Scope, changed = ch.Scope.Clone(), true
