@@ -2,6 +2,7 @@ package stockroom
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -13,11 +14,13 @@ type Client struct {
 	Name        string
 	Permissions []Permission
 	Scope       Scope
-	Owners      Scope
-	ReadOnly    bool
-	Enabled     bool
-	Created     time.Time
-	Modified    time.Time
+	// Owners are the owners whose stock the client may see and change
+	// (customerIDs; 0 is the house's own stock).
+	Owners   Scope
+	ReadOnly bool
+	Enabled  bool
+	Created  time.Time
+	Modified time.Time
 }
 
 // Principal returns the authorization view of the client.
@@ -49,19 +52,85 @@ func (c *Client) Validate() error {
 	}
 	c.Name = strings.TrimSpace(c.Name)
 	ValidateName(&v, "name", c.Name)
-	if len(c.Permissions) == 0 {
+	validatePermissions(&v, c.Permissions)
+	validateScope(&v, "warehouses", "warehouse", c.Scope)
+	validateScope(&v, "owners", "owner", c.Owners)
+	return v.Err()
+}
+
+func validatePermissions(v *Validation, ps []Permission) {
+	if len(ps) == 0 {
 		v.Add("permissions", "at least one permission is required")
 	}
-	for _, p := range c.Permissions {
+	for _, p := range ps {
 		if !p.Valid() {
 			v.Add("permissions", "unknown permission")
 			break
 		}
 	}
-	if !c.Scope.All && len(c.Scope.IDs) == 0 {
-		v.Add("warehouses", "at least one warehouse is required")
+}
+
+func validateScope(v *Validation, field, what string, s Scope) {
+	if !s.All && len(s.IDs) == 0 {
+		v.Add(field, "at least one "+what+" is required")
+	}
+}
+
+// ClientChange is an operator's change to an existing client: a nil field
+// stays as it is. A client's id never changes; its secret and enabled flag
+// have commands of their own.
+type ClientChange struct {
+	Name        *string
+	Permissions []Permission
+	Scope       *Scope
+	Owners      *Scope
+	ReadOnly    *bool
+}
+
+// IsEmpty reports whether the change changes nothing.
+func (ch *ClientChange) IsEmpty() bool {
+	return ch.Name == nil && ch.Permissions == nil && ch.Scope == nil && ch.Owners == nil && ch.ReadOnly == nil
+}
+
+// Validate checks the fields the change sets, as Client.Validate checks
+// them.
+func (ch *ClientChange) Validate() error {
+	var v Validation
+	if ch.Name != nil {
+		*ch.Name = strings.TrimSpace(*ch.Name)
+		ValidateName(&v, "name", *ch.Name)
+	}
+	if ch.Permissions != nil {
+		validatePermissions(&v, ch.Permissions)
+	}
+	if ch.Scope != nil {
+		validateScope(&v, "warehouses", "warehouse", *ch.Scope)
+	}
+	if ch.Owners != nil {
+		validateScope(&v, "owners", "owner", *ch.Owners)
 	}
 	return v.Err()
+}
+
+// Apply makes the change to c and reports whether any value changed.
+func (ch *ClientChange) Apply(c *Client) bool {
+	changed := false
+	if ch.Name != nil && *ch.Name != c.Name {
+		c.Name, changed = *ch.Name, true
+	}
+	if ch.Permissions != nil && !slices.Equal(slices.Sorted(slices.Values(ch.Permissions)), slices.Sorted(slices.Values(c.Permissions))) {
+		c.Permissions, changed = slices.Sorted(slices.Values(ch.Permissions)), true
+	}
+	if ch.Scope != nil && !ch.Scope.Equal(c.Scope) {
+		c.Scope, changed = ch.Scope.Clone(), true
+	}
+	if ch.Owners != nil && !ch.Owners.Equal(c.Owners) {
+		c.Owners, changed = ch.Owners.Clone(), true
+	}
+	if ch.ReadOnly != nil && *ch.ReadOnly != c.ReadOnly {
+		c.ReadOnly, changed = *ch.ReadOnly, true
+	}
+	return changed
 }
 
 // secretPattern admits only characters that form encoding leaves alone, so a

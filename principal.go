@@ -79,7 +79,21 @@ func (s Scope) Contains(wid int64) bool {
 	return s.All || slices.Contains(s.IDs, wid)
 }
 
-// String formats the scope as the --warehouses flag takes it.
+// Equal reports whether two scopes allow the same ids (lists as
+// ParseScope and ParseOwners make them: sorted, without duplicates).
+func (s Scope) Equal(o Scope) bool {
+	if s.All || o.All {
+		return s.All == o.All
+	}
+	return slices.Equal(s.IDs, o.IDs)
+}
+
+// Clone returns a scope that shares no memory with s.
+func (s Scope) Clone() Scope {
+	return Scope{All: s.All, IDs: slices.Clone(s.IDs)}
+}
+
+// String formats the scope as the --warehouses and --owners flags take it.
 func (s Scope) String() string {
 	if s.All {
 		return "all"

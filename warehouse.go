@@ -32,6 +32,39 @@ func (w *Warehouse) Validate() error {
 	return v.Err()
 }
 
+// WarehouseChange is an operator's change to a warehouse: a nil field stays
+// as it is. A warehouse's id never changes, and warehouses are never removed:
+// one no longer used is deactivated.
+type WarehouseChange struct {
+	Name   *string
+	Active *bool
+}
+
+// Validate checks the change to warehouse wid.
+func (ch *WarehouseChange) Validate(wid int64) error {
+	var v Validation
+	if wid < 1 || wid > MaxWarehouseID {
+		v.Add("wID", "must be between 1 and 2147483647")
+	}
+	if ch.Name != nil {
+		*ch.Name = strings.TrimSpace(*ch.Name)
+		ValidateName(&v, "name", *ch.Name)
+	}
+	return v.Err()
+}
+
+// Apply makes the change to w and reports whether any value changed.
+func (ch *WarehouseChange) Apply(w *Warehouse) bool {
+	changed := false
+	if ch.Name != nil && *ch.Name != w.Name {
+		w.Name, changed = *ch.Name, true
+	}
+	if ch.Active != nil && *ch.Active != w.Active {
+		w.Active, changed = *ch.Active, true
+	}
+	return changed
+}
+
 // ValidateName checks a display name: present, at most MaxNameLen characters
 // and free of control characters.
 func ValidateName(v *Validation, field, name string) {

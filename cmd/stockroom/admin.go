@@ -140,8 +140,9 @@ func runClientAdd(ctx context.Context, e env, args []string) error {
 	fs.StringVar(&nc.Name, "name", "", "client name (required)")
 	fs.StringVar(&nc.ID, "id", "", "client id (generated when empty)")
 	fs.StringVar(&nc.Secret, "secret", "", "client secret, 16 to 72 bytes (generated when empty)")
-	perms := fs.String("permissions", "", "comma-separated SecurityIDs from 11,116,95,15,88, or all (required)")
+	perms := fs.String("permissions", "", "comma-separated SecurityIDs from "+stockroom.FormatPermissions(stockroom.AllPermissions)+", or all (required)")
 	whs := fs.String("warehouses", "", "comma-separated warehouse ids, or all (required)")
+	owners := fs.String("owners", "all", "comma-separated owners whose stock the client may see and change (customerIDs, 0 for the house's own stock), or all")
 	fs.BoolVar(&nc.ReadOnly, "read-only", false, "the client may only read")
 	check := func() error {
 		if err := required(fs, "name", "permissions", "warehouses"); err != nil {
@@ -154,6 +155,11 @@ func runClientAdd(ctx context.Context, e env, args []string) error {
 		if nc.Scope, err = stockroom.ParseScope(*whs); err != nil {
 			return usageFor(fs, "--warehouses: %v", err)
 		}
+		o, err := stockroom.ParseOwners(*owners)
+		if err != nil {
+			return usageFor(fs, "--owners: %v", err)
+		}
+		nc.Owners = &o
 		return nil
 	}
 	return withService(ctx, e, fs, dsn, args, check, func(svc *service.Service) error {
@@ -174,10 +180,10 @@ func runClientList(ctx context.Context, e env, args []string) error {
 			return err
 		}
 		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tPERMISSIONS\tWAREHOUSES\tREAD-ONLY\tENABLED\tCREATED")
+		fmt.Fprintln(tw, "ID\tNAME\tPERMISSIONS\tWAREHOUSES\tOWNERS\tREAD-ONLY\tENABLED\tCREATED")
 		for _, c := range clients {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%t\t%t\t%s\n", c.ID, c.Name, stockroom.FormatPermissions(c.Permissions),
-				c.Scope, c.ReadOnly, c.Enabled, c.Created.Format(time.RFC3339))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%t\t%t\t%s\n", c.ID, c.Name, stockroom.FormatPermissions(c.Permissions),
+				c.Scope, c.Owners, c.ReadOnly, c.Enabled, c.Created.Format(time.RFC3339))
 		}
 		return tw.Flush()
 	})

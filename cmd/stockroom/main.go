@@ -5,8 +5,8 @@
 //	stockroom migrate                    bring the schema up to date
 //	stockroom version                    print the version and build
 //	stockroom backup --to FILE           copy a running SQLite database
-//	stockroom warehouse add|list         manage warehouses
-//	stockroom client add|list|disable|enable|rotate-secret
+//	stockroom warehouse add|list|update  manage warehouses
+//	stockroom client add|list|update|disable|enable|rotate-secret
 //	stockroom reasoncode add|list        manage reason codes
 //	stockroom audit                      check the inventory's invariants
 //	stockroom demo --items N             load demo data
@@ -59,8 +59,10 @@ func commands() []command {
 		{"backup", "copy a SQLite database, consistent even while servers write: --to FILE", runBackup},
 		{"warehouse add", "add a warehouse: --id N --name NAME", runWarehouseAdd},
 		{"warehouse list", "list warehouses", runWarehouseList},
-		{"client add", "add a client: --name NAME --permissions LIST|all --warehouses LIST|all [--id ID] [--secret S] [--read-only]", runClientAdd},
+		{"warehouse update", "rename, deactivate or reactivate a warehouse: --id N [--name NAME] [--active=true|false]", runWarehouseUpdate},
+		{"client add", "add a client: --name NAME --permissions LIST|all --warehouses LIST|all [--owners LIST|all] [--id ID] [--secret S] [--read-only]", runClientAdd},
 		{"client list", "list clients (secrets are never shown)", runClientList},
+		{"client update", "change a client (only the flags given change; running servers apply it within their auth-cache time): --id ID [--name NAME] [--permissions LIST|all] [--warehouses LIST|all] [--owners LIST|all] [--read-only=true|false]", runClientUpdate},
 		{"client disable", "disable a client and revoke its tokens: --id ID", runClientDisable},
 		{"client enable", "enable a client: --id ID", runClientEnable},
 		{"client rotate-secret", "give a client a new secret and revoke its tokens: --id ID", runClientRotate},

@@ -61,7 +61,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) error {
 		FromSpot: o.strOr(&v, "fromSpot"), ToSpot: o.str(&v, "toSpot"), ShipToWID: o.intOr(&v, "shipToWid"),
 		TransitSlip: o.strOr(&v, "transitSlip"), Serial: o.strOr(&v, "serial"), Serial2: o.strOr(&v, "serial2"),
 		RFIDTag: o.strOr(&v, "rfidTag"), Reference: o.strOr(&v, "reference"), RecNo: o.intOr(&v, "recno"),
-		Owner: o.owner(&v, "owner"),
+		Owner:    o.owner(&v, "owner"),
 		Received: o.time(&v, "received"),
 	}
 	req := newRequest(r, in, v, err, http.StatusOK, nil)

@@ -24,13 +24,17 @@ type adminStore interface {
 	ListClients(ctx context.Context) ([]*stockroom.Client, error)
 	SetClientEnabled(ctx context.Context, id string, enabled bool, now time.Time) error
 	SetClientSecret(ctx context.Context, id, secretHash string, now time.Time) error
+	UpdateClient(ctx context.Context, id string, fn func(*stockroom.Client) (bool, error)) (*stockroom.Client, error)
+	UpdateWarehouse(ctx context.Context, wid int64, fn func(*stockroom.Warehouse) (bool, error)) (stockroom.Warehouse, error)
+	FindParty(ctx context.Context, kind stockroom.PartyKind, id int64) (stockroom.Party, error)
 }
 
 // The operations in this file serve the admin commands. Whoever can reach the
 // database is its administrator, so they take no principal.
 
 // Bootstrap gives a fresh database warehouse 1 "Main", the default reason
-// codes and an administrator client with every permission on every warehouse.
+// codes and an administrator client with every permission on every warehouse
+// and every owner.
 // It returns the administrator's credentials when this call created them, and
 // ok=false when the database was bootstrapped before.
 func (s *Service) Bootstrap(ctx context.Context) (clientID, secret string, ok bool, err error) {
@@ -131,7 +135,10 @@ type NewClient struct {
 	Secret      string
 	Permissions []stockroom.Permission
 	Scope       stockroom.Scope
-	ReadOnly    bool
+	// Owners limits the client to some owners' stock; nil is every owner,
+	// the default of `client add --owners`.
+	Owners   *stockroom.Scope
+	ReadOnly bool
 }
 
 // AddClient validates and stores a new client and returns its id and secret.
@@ -148,6 +155,9 @@ func (s *Service) AddClient(ctx context.Context, nc NewClient) (id, secret strin
 		Enabled:     true,
 		Created:     now,
 		Modified:    now,
+	}
+	if nc.Owners != nil {
+		c.Owners = nc.Owners.Clone()
 	}
 	if c.ID == "" {
 		c.ID = auth.NewClientID()
@@ -166,7 +176,7 @@ func (s *Service) AddClient(ctx context.Context, nc NewClient) (id, secret strin
 	if err != nil {
 		return "", "", err
 	}
-	if err := s.checkWarehouses(ctx, c.Scope); err != nil {
+	if err := s.checkScopes(ctx, &c.Scope, &c.Owners); err != nil {
 		return "", "", err
 	}
 	if err := s.db.CreateClient(ctx, c, hash); err != nil {
@@ -204,10 +214,12 @@ func (s *Service) RotateSecret(ctx context.Context, id string) (string, error) {
 	return secret, nil
 }
 
-// checkWarehouses refuses a scope naming a warehouse that does not exist.
-func (s *Service) checkWarehouses(ctx context.Context, scope stockroom.Scope) error {
+// checkScopes refuses scopes naming a warehouse or an owner that does not
+// exist, naming each; a nil scope is not checked. Owner 0, the house's own
+// stock, always exists; any other owner is a customer, active or not.
+func (s *Service) checkScopes(ctx context.Context, warehouses, owners *stockroom.Scope) error {
 	var v stockroom.Validation
-	for _, wid := range scope.IDs {
+	for _, wid := range scopeIDs(warehouses) {
 		_, err := s.db.FindWarehouse(ctx, wid)
 		switch {
 		case errors.Is(err, stockroom.ErrNotFound):
@@ -216,7 +228,27 @@ func (s *Service) checkWarehouses(ctx context.Context, scope stockroom.Scope) er
 			return err
 		}
 	}
+	for _, owner := range scopeIDs(owners) {
+		if owner == stockroom.HouseOwner {
+			continue
+		}
+		_, err := s.db.FindParty(ctx, stockroom.Customer, owner)
+		switch {
+		case errors.Is(err, stockroom.ErrNotFound):
+			v.Add("owners", "customer "+strconv.FormatInt(owner, 10)+" does not exist")
+		case err != nil:
+			return err
+		}
+	}
 	return v.Err()
+}
+
+// scopeIDs is the list of a scope that may be nil.
+func scopeIDs(s *stockroom.Scope) []int64 {
+	if s == nil || s.All {
+		return nil
+	}
+	return s.IDs
 }
 
 // noClient names the client a change found missing.

@@ -29,17 +29,7 @@ func (db *DB) CreateToken(ctx context.Context, hash, clientID string, created, e
 func (db *DB) FindPrincipalByToken(ctx context.Context, hash string, now time.Time) (*stockroom.Principal, error) {
 	var expires int64
 	c, err := scanClient(db.read.QueryRowContext(ctx, `
-		SELECT
-			c.id,
-			c.name,
-			c.permissions,
-			c.all_warehouses,
-			c.all_owners,
-			c.read_only,
-			c.enabled,
-			c.created,
-			c.modified,
-			t.expires
+		SELECT `+prefixed("c", clientColumns)+`, t.expires
 		FROM tokens t
 		JOIN clients c ON c.id = t.client_id
 		WHERE t.hash = $1

@@ -51,6 +51,8 @@ func (t *Tx) insertWarehouse(w stockroom.Warehouse, keepExisting bool) {
 		w.ID, w.Name, w.Active, micros(w.Created), micros(w.Modified))
 }
 
+// FindWarehouse returns the warehouse wid, active or not, or
+// stockroom.ErrNotFound.
 func (db *DB) FindWarehouse(ctx context.Context, wid int64) (stockroom.Warehouse, error) {
 	return queryOne(ctx, db, scanWarehouse, `
 		SELECT `+warehouseColumns+`
@@ -63,4 +65,45 @@ func (db *DB) ListWarehouses(ctx context.Context, scope stockroom.Scope, req sto
 	q := pageQuery{from: "warehouses", columns: warehouseColumns, sort: warehouseSort}
 	q.where = append(q.where, scopeCond("wid", scope, &q.args))
 	return queryPage(ctx, db, q, req, scanWarehouse)
+}
+
+// UpdateWarehouse locks the warehouse wid, lets fn change it, and stores its
+// name, active flag and modification time if fn reports a change. It returns
+// the warehouse as stored, or stockroom.ErrNotFound. Warehouses are never
+// removed: deactivating one keeps it, its stock and its history.
+func (db *DB) UpdateWarehouse(ctx context.Context, wid int64, fn func(*stockroom.Warehouse) (bool, error)) (stockroom.Warehouse, error) {
+	var w stockroom.Warehouse
+	err := db.updateNoResult(ctx, func(tx *Tx) error {
+		found := false
+		tx.query(func(r rows) error {
+			if !r.Next() {
+				return r.Err()
+			}
+			var err error
+			found = true
+			w, err = scanWarehouse(r)
+			return err
+		}, `
+			SELECT `+warehouseColumns+`
+			FROM warehouses
+			WHERE wid = $1`+tx.forUpdate(), wid)
+		if err := tx.flush(); err != nil {
+			return err
+		}
+		if !found {
+			return stockroom.ErrNotFound
+		}
+		changed, err := fn(&w)
+		if err != nil || !changed {
+			return err
+		}
+		tx.exec(`
+			UPDATE warehouses SET
+				name = $2,
+				active = $3,
+				modified = $4
+			WHERE wid = $1`, w.ID, w.Name, w.Active, micros(w.Modified))
+		return nil
+	})
+	return w, err
 }

@@ -26,6 +26,9 @@ func Run(t *testing.T, newDSN func(testing.TB) string) {
 	t.Run("ReasonCodes", h.testReasonCodes)
 	t.Run("Clients", h.testClients)
 	t.Run("Tokens", h.testTokens)
+	t.Run("ClientOwners", h.testClientOwners)
+	t.Run("UpdateClient", h.testUpdateClient)
+	t.Run("UpdateWarehouse", h.testUpdateWarehouse)
 	t.Run("Items", h.testItems)
 	t.Run("Inventory", h.testInventory)
 }
@@ -141,9 +144,9 @@ func (h *harness) testBootstrap(t *testing.T) {
 		}
 		clients, err := db.ListClients(ctx)
 		must(t, err)
-		if len(clients) != 1 || clients[0].ID != "admin-1" || !clients[0].Scope.All ||
+		if len(clients) != 1 || clients[0].ID != "admin-1" || !clients[0].Scope.All || !clients[0].Owners.All ||
 			!slices.Equal(clients[0].Permissions, []stockroom.Permission{11, 15, 88, 95, 116, 301, 302, 303, 370}) {
-			t.Fatalf("clients after bootstrap = %+v, want only admin-1 with every permission on all warehouses", clients)
+			t.Fatalf("clients after bootstrap = %+v, want only admin-1 with every permission on all warehouses and owners", clients)
 		}
 	})
 	t.Run("ConcurrentInstancesCreateOneAdmin", func(t *testing.T) {
@@ -314,7 +317,7 @@ func (h *harness) testClients(t *testing.T) {
 	}
 	c := &stockroom.Client{
 		ID: "picker", Name: "Picker", Permissions: []stockroom.Permission{11, 88},
-		Scope: stockroom.Scope{IDs: []int64{1, 3}}, ReadOnly: true, Enabled: true, Created: t0, Modified: t0,
+		Scope: stockroom.Scope{IDs: []int64{1, 3}}, Owners: stockroom.Scope{All: true}, ReadOnly: true, Enabled: true, Created: t0, Modified: t0,
 	}
 	must(t, db.CreateClient(ctx, c, "hash-p"))
 	t.Run("RoundTrip", func(t *testing.T) {
@@ -359,7 +362,7 @@ func (h *harness) testTokens(t *testing.T) {
 	must(t, db.CreateWarehouse(ctx, stockroom.Warehouse{ID: 1, Name: "W", Active: true, Created: t0, Modified: t0}))
 	c := &stockroom.Client{
 		ID: "app", Name: "App", Permissions: []stockroom.Permission{11},
-		Scope: stockroom.Scope{IDs: []int64{1}}, Enabled: true, Created: t0, Modified: t0,
+		Scope: stockroom.Scope{IDs: []int64{1}}, Owners: stockroom.Scope{All: true}, Enabled: true, Created: t0, Modified: t0,
 	}
 	must(t, db.CreateClient(ctx, c, "hash"))
 	expires := t0.Add(time.Hour)
