@@ -26,7 +26,10 @@ func (c *Client) Principal() *Principal {
 		Name:        c.Name,
 		Permissions: c.Permissions,
 		Scope:       c.Scope,
-		ReadOnly:    c.ReadOnly,
+		// Every client sees every owner until clients can be limited to
+		// owners (client add --owners).
+		Owners:   Scope{All: true},
+		ReadOnly: c.ReadOnly,
 	}
 }
 

@@ -25,6 +25,7 @@ type Store interface {
 	stockStore
 	adminStore
 	keyStore
+	ownerStore
 }
 
 // Options configures a Service.
@@ -51,6 +52,8 @@ type Service struct {
 	warehouses sync.Map  // wid -> struct{}: the warehouse exists
 	reasons    sync.Map  // code -> stockroom.ReasonCode
 	partNos    *keyCache // folded ShortID -> partNo
+	parties    sync.Map  // customerID or vendorID -> stockroom.PartyKind
+	categories sync.Map  // category id -> struct{}: the category exists
 }
 
 // DefaultTokenTTL is the token lifetime of the original product.
