@@ -104,8 +104,8 @@ func testParties(t *testing.T, a *api, tok, kind string) {
 
 	t.Run("Validation", func(t *testing.T) {
 		for body, want := range map[string][]string{
-			`{}`: {"name", "shortID"},
-			`{"shortID":"x","name":"  "}`:                                    {"name"},
+			`{}`:                          {"name", "shortID"},
+			`{"shortID":"x","name":"  "}`: {"name"},
 			`{"shortID":"x","name":"n","email":"` + strings.Repeat("e", 255) + `"}`: {"email"},
 			`{"shortID":"x","name":"n","zip":7,"active":"yes","city":"a\u0001"}`:    {"active", "city", "zip"},
 		} {

@@ -27,6 +27,7 @@ func Run(t *testing.T, newDSN func(testing.TB) string) {
 	t.Run("Clients", h.testClients)
 	t.Run("Tokens", h.testTokens)
 	t.Run("Items", h.testItems)
+	t.Run("Owners", h.testOwners)
 	t.Run("Inventory", h.testInventory)
 }
 
