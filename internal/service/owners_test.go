@@ -81,6 +81,24 @@ func TestOwnerLimitedClient(t *testing.T) {
 			if p, err := svc.DiscontinueParty(ctx, limited, stockroom.Customer, one("also-mine")); err != nil || p.Active {
 				t.Fatalf("discontinue own customer: %+v %v", p, err)
 			}
+
+			// An item's default owner is a write naming an owner: outside the
+			// client's owners it is 403 whether or not the customer exists,
+			// but only once the fields pass.
+			item := func(shortID string, owner int64) service.Request[stockroom.ItemChange] {
+				return service.Request[stockroom.ItemChange]{In: stockroom.ItemChange{ShortID: shortID, DfltOwner: &owner}}
+			}
+			for _, owner := range []int64{ids[1], 987654} {
+				_, err = svc.CreateItem(ctx, limited, item("THEIR-ITEM", owner))
+				wantCode(t, err, stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope)
+			}
+			_, err = svc.CreateItem(ctx, limited, item("", ids[1]))
+			wantCode(t, err, stockroom.EINVALID, stockroom.MsgValidation)
+			if _, err := svc.CreateItem(ctx, limited, item("MY-ITEM", ids[0])); err != nil {
+				t.Fatalf("an item of the client's own customer: %v", err)
+			}
+			_, err = svc.UpdateItem(ctx, limited, item("MY-ITEM", ids[1]))
+			wantCode(t, err, stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope)
 		})
 	}
 }
