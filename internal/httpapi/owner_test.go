@@ -10,6 +10,8 @@ import (
 
 	"github.com/stockroom/stockroom"
 	"github.com/stockroom/stockroom/internal/service"
+	"github.com/stockroom/stockroom/internal/store"
+	"github.com/stockroom/stockroom/internal/testdb"
 )
 
 // The owners of these tests: two customers whose stock shares items and
@@ -223,4 +225,81 @@ func (a *api) ownerLevel(t *testing.T, tok, itemID string, wid int, owner any) s
 		t.Fatalf("levels of %s in warehouse %d for owner %v: %+v", itemID, wid, owner, p.Value)
 	}
 	return p.Value[0]
+}
+
+// TestStaleDefaultOwner: an item's dfltOwner changed through a second
+// server over the same database, while the first still remembers the old
+// one; the first server's next receive and issue use the new default, for
+// a client of every owner and for one limited to the new default owner.
+func TestStaleDefaultOwner(t *testing.T) {
+	for _, engine := range testdb.Engines(t) {
+		t.Run(engine, func(t *testing.T) {
+			dsn := testdb.DSN(t, engine)
+			first := newAPIWith(t, openDB(t, dsn, true), service.Options{})
+			second := newAPIWith(t, openDB(t, dsn, false), service.Options{})
+			admin, limitedToA := ownersAPI(t, first)
+			id, secret := first.addClient(t, service.NewClient{Permissions: stockroom.AllPermissions, Scope: stockroom.Scope{All: true},
+				Owners: &stockroom.Scope{IDs: []int64{ownerB}}})
+			limitedToB := first.token(t, id, secret)
+			adminOnSecond := second.token(t, first.adminID, first.adminSecret)
+			setDefault := func(a *api, tok string, owner int64) {
+				t.Helper()
+				a.mustSend(t, "PUT", "/api/v1/Item", tok, map[string]any{"shortID": "ITEM-A", "dfltOwner": owner}, 200)
+			}
+			receive := func(tok string) (*response, map[string]any) {
+				r, v := first.post(t, tok, "/api/v1/Inventory/Receive", map[string]any{"itemID": "ITEM-A", "units": 2, "wid": 1, "reasonCode": 1})
+				return &r, v
+			}
+			owned := func(v map[string]any) any { return v["lot"].(map[string]any)["owner"] }
+
+			setDefault(first, admin, ownerA)
+			if _, v := receive(admin); owned(v) != float64(ownerA) {
+				t.Fatalf("receive with dfltOwner %d made a lot of owner %v", ownerA, owned(v))
+			}
+			setDefault(second, adminOnSecond, ownerB)
+			r, v := receive(admin)
+			if r.status != 201 || owned(v) != float64(ownerB) {
+				t.Fatalf("receive after dfltOwner changed to %d elsewhere: %d %s", ownerB, r.status, r.body)
+			}
+			// The issue must take owner B's 2 units, not A's.
+			first.mustPost(t, admin, "/api/v1/Inventory/Issue", map[string]any{"itemID": "ITEM-A", "units": 2, "wid": 1, "reasonCode": 20}, 200)
+			if a, b := first.ownerLevel(t, admin, "ITEM-A", 1, ownerA), first.ownerLevel(t, admin, "ITEM-A", 1, ownerB); a.InStock != stockroom.Whole(2) || !b.InStock.IsZero() {
+				t.Fatalf("after issuing 2 for the new default: owner A %s, owner B %s; want 2 and 0", a.InStock, b.InStock)
+			}
+
+			// The first server remembers A; the default becomes B elsewhere.
+			setDefault(first, admin, ownerA)
+			setDefault(second, adminOnSecond, ownerB)
+			if r, v := receive(limitedToB); r.status != 201 || owned(v) != float64(ownerB) {
+				t.Fatalf("client limited to %d receiving for the item's current default %d: %d %s", ownerB, ownerB, r.status, r.body)
+			}
+			setDefault(first, admin, ownerA)
+			setDefault(second, adminOnSecond, ownerB)
+			if r := first.send(t, "POST", "/api/v1/Inventory/Issue", limitedToB, map[string]any{"itemID": "ITEM-A", "units": 2, "wid": 1, "reasonCode": 20}); r.status != 200 {
+				t.Fatalf("client limited to %d issuing for the item's current default %d: %d %s", ownerB, ownerB, r.status, r.body)
+			}
+			// And a client limited to the old default may no longer use it.
+			setDefault(first, admin, ownerA)
+			setDefault(second, adminOnSecond, ownerB)
+			r, _ = receive(limitedToA)
+			wantError(t, *r, 403, stockroom.EFORBIDDEN)
+			first.auditClean(t)
+		})
+	}
+}
+
+// openDB opens a database, migrated when migrate is set.
+func openDB(t *testing.T, dsn string, migrate bool) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if migrate {
+		if _, _, err := db.Migrate(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
 }
