@@ -56,6 +56,29 @@ func (p Party) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// UnmarshalJSON reads a party as MarshalJSON writes it: its kind is told by
+// the name of its id (customerID or vendorID).
+func (p *Party) UnmarshalJSON(b []byte) error {
+	type fields Party
+	var ids struct {
+		CustomerID *int64 `json:"customerID"`
+		VendorID   *int64 `json:"vendorID"`
+	}
+	if err := json.Unmarshal(b, &ids); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, (*fields)(p)); err != nil {
+		return err
+	}
+	switch {
+	case ids.CustomerID != nil:
+		p.Kind, p.ID = Customer, *ids.CustomerID
+	case ids.VendorID != nil:
+		p.Kind, p.ID = Vendor, *ids.VendorID
+	}
+	return nil
+}
+
 // Category groups items; an item's category and subCategory are 0 or a
 // category's id.
 type Category struct {
@@ -118,3 +141,7 @@ func ParseOwnerRef(s string) OwnerRef {
 	}
 	return OwnerRef{ShortID: s}
 }
+
+// ErrNoCategoryID is a store's answer to a new category without an id when
+// the next after the largest would pass MaxCategoryID.
+var ErrNoCategoryID = &Error{Code: ECONFLICT, Message: "No category id is left after the largest; give categoryID."}

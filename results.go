@@ -41,7 +41,8 @@ type HoldResult struct {
 
 // StatusResult is the small answer of updates and deletions.
 type StatusResult struct {
-	ShortID string `json:"shortID,omitempty"`
-	Alias   string `json:"alias,omitempty"`
-	Status  string `json:"status"`
+	ShortID    string `json:"shortID,omitempty"`
+	Alias      string `json:"alias,omitempty"`
+	CategoryID int64  `json:"categoryID,omitempty"`
+	Status     string `json:"status"`
 }

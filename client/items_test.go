@@ -17,6 +17,12 @@ func TestItems(t *testing.T) {
 	s := newServer(t, serverConfig{})
 	c := s.admin(t)
 	ctx := context.Background()
+	// The categories the items below name.
+	for _, id := range []int64{4, 7} {
+		if _, err := c.CreateCategory(ctx, client.CategoryInput{CategoryID: id, Name: new("Category")}); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	t.Run("CreateReturnsTheFullItem", func(t *testing.T) {
 		it, err := c.CreateItem(ctx, client.ItemInput{

@@ -33,6 +33,9 @@ func runDemo(ctx context.Context, e env, args []string) error {
 		return nil
 	}
 	return withService(ctx, e, fs, dsn, args, check, func(svc *service.Service) error {
+		if err := loadDemoCategories(ctx, svc); err != nil {
+			return err
+		}
 		if err := loadDemoItems(ctx, e, svc, *n); err != nil {
 			return err
 		}
@@ -131,6 +134,22 @@ func loadDemoLots(ctx context.Context, e env, svc *service.Service, items, n, wh
 	return nil
 }
 
+// demoCategories is how many categories the demo items fall into
+// (categories 1..demoCategories; subcategories are among the first ten).
+const demoCategories = 50
+
+// loadDemoCategories creates the categories the demo items name, keeping
+// any that exist.
+func loadDemoCategories(ctx context.Context, svc *service.Service) error {
+	cats := make([]stockroom.CategoryChange, demoCategories)
+	for i := range cats {
+		name := fmt.Sprintf("Demo category %d", i+1)
+		cats[i] = stockroom.CategoryChange{CategoryID: int64(i + 1), Name: &name}
+	}
+	_, err := svc.ImportCategories(ctx, cats)
+	return err
+}
+
 // loadDemoItems stores items DEMO-0000001..n with plausible fields, in
 // batches, printing progress to standard error.
 func loadDemoItems(ctx context.Context, e env, svc *service.Service, n int) error {
@@ -149,7 +168,7 @@ func loadDemoItems(ctx context.Context, e env, svc *service.Service, n int) erro
 		batch := make([]stockroom.ItemChange, 0, last-first+1)
 		for i := first; i <= last; i++ {
 			desc := fmt.Sprintf("%s %s %d", adjs[rng.IntN(len(adjs))], nouns[rng.IntN(len(nouns))], 1+rng.IntN(200))
-			cat, sub := int64(1+rng.IntN(50)), int64(1+rng.IntN(10))
+			cat, sub := int64(1+rng.IntN(demoCategories)), int64(1+rng.IntN(10))
 			uom, putUp := uoms[rng.IntN(len(uoms))], putUps[rng.IntN(len(putUps))]
 			units := stockroom.Whole(int64(1 + rng.IntN(100)))
 			batch = append(batch, stockroom.ItemChange{

@@ -58,11 +58,34 @@ func (a *api) auditClean(t *testing.T) {
 func TestStockTransactions(t *testing.T) {
 	eachEngine(t, func(t *testing.T, a *api) {
 		tok := stockAPI(t, a)
+		vendor := a.mustPost(t, tok, "/api/v1/Vendor", map[string]any{"shortID": "V-STOCK", "name": "Stock Vendor"}, 201)["vendorID"].(float64)
+		customer := a.mustPost(t, tok, "/api/v1/Customer", map[string]any{"shortID": "C-STOCK", "name": "Stock Customer"}, 201)["customerID"].(float64)
+		t.Run("SupplierAndShipToNameParties", func(t *testing.T) {
+			for _, tc := range []struct {
+				path, field string
+				id          float64
+				want        string
+			}{
+				{"/api/v1/Inventory/Receive", "supplier", customer, "is not a vendor (see GET /Vendor)"},
+				{"/api/v1/Inventory/Receive", "supplier", 9999, "is not a vendor (see GET /Vendor)"},
+				{"/api/v1/Inventory/Issue", "shipto", vendor, "is not a customer (see GET /Customer)"},
+				{"/api/v1/Inventory/Issue", "shipto", 9999, "is not a customer (see GET /Customer)"},
+			} {
+				body := map[string]any{"itemID": "ITEM-A", "units": 1, "wid": 1, "reasonCode": 20, tc.field: tc.id}
+				if tc.field == "supplier" {
+					body["reasonCode"] = 1
+				}
+				r, _ := a.post(t, tok, tc.path, body)
+				if r.status != 400 || !strings.Contains(string(r.body), tc.want) {
+					t.Errorf("%s with %s %v: %d %s", tc.path, tc.field, tc.id, r.status, r.body)
+				}
+			}
+		})
 		t.Run("ReceiveStoresEveryField", func(t *testing.T) {
 			v := a.mustPost(t, tok, "/api/v1/Inventory/Receive", map[string]any{
 				"itemID": "item-a", "units": 10.5, "wid": 1, "reasonCode": 1, "spot": "A-01", "serial": "SN1", "serial2": "SN1b",
 				"rfidTag": "RF1", "reference": "PO-42", "remark": "first", "netWeight": 1.25, "grossWeight": 1.5, "price": 3.333333,
-				"expires": "2027-01-31", "supplier": 7, "line": 3, "jobid": 9,
+				"expires": "2027-01-31", "supplier": vendor, "line": 3, "jobid": 9,
 			}, 201)
 			lot := v["lot"].(map[string]any)
 			if v["type"] != "receive" || v["transactionID"].(float64) < 1 || v["recNo"] != lot["recNo"] || lot["units"] != 10.5 ||
@@ -73,7 +96,7 @@ func TestStockTransactions(t *testing.T) {
 			}
 			tx := decode[stockroom.Transaction](t, a.get(t, fmt.Sprintf("/api/v1/Inventory/Transactions/%d", int64(v["transactionID"].(float64))), tok))
 			if tx.Type != "receive" || tx.ClientID != a.adminID || *tx.ReasonCode != 1 || tx.Reference != "PO-42" || tx.Remark != "first" ||
-				tx.Details["serial2"] != "SN1b" || tx.Details["supplier"] != 7.0 || tx.Details["grossWeight"] != 1.5 || len(tx.Lines) != 1 || tx.Lines[0].Units != stockroom.MustParseUnits("10.5") {
+				tx.Details["serial2"] != "SN1b" || tx.Details["supplier"] != vendor || tx.Details["grossWeight"] != 1.5 || len(tx.Lines) != 1 || tx.Lines[0].Units != stockroom.MustParseUnits("10.5") {
 				t.Fatalf("ledger entry %+v", tx)
 			}
 		})
@@ -89,7 +112,7 @@ func TestStockTransactions(t *testing.T) {
 		t.Run("IssueAndMove", func(t *testing.T) {
 			a.mustPost(t, tok, "/api/v1/Inventory/Receive", map[string]any{"itemID": "ITEM-B", "units": 4, "wid": 1, "reasonCode": 1, "spot": "B1"}, 201)
 			second := a.mustPost(t, tok, "/api/v1/Inventory/Receive", map[string]any{"itemID": "ITEM-B", "units": 6, "wid": 1, "reasonCode": 1, "spot": "B1"}, 201)
-			v := a.mustPost(t, tok, "/api/v1/Inventory/Issue", map[string]any{"itemID": "ITEM-B", "units": 5, "wid": 1, "reasonCode": 20, "shipto": 12, "prodID": "P-1"}, 200)
+			v := a.mustPost(t, tok, "/api/v1/Inventory/Issue", map[string]any{"itemID": "ITEM-B", "units": 5, "wid": 1, "reasonCode": 20, "shipto": customer, "prodID": "P-1"}, 200)
 			lines := v["lines"].([]any)
 			if v["type"] != "issue" || v["units"] != 5.0 || len(lines) != 2 || lines[0].(map[string]any)["remaining"] != 0.0 || lines[1].(map[string]any)["remaining"] != 5.0 {
 				t.Fatalf("issue response %v", v)

@@ -79,16 +79,19 @@ func shortIDs(items []item) []string {
 func TestItems(t *testing.T) {
 	eachEngine(t, func(t *testing.T, a *api) {
 		tok := a.token(t, a.adminID, a.adminSecret)
+		// The categories and the customer the items below name.
+		a.createCategories(t, tok, 2, 3, 4, 9, 77)
+		owner := a.createCustomer(t, tok, "OWNER-1")
 
 		t.Run("CreateReturnsTheFullItem", func(t *testing.T) {
-			r := a.send(t, "POST", "/api/v1/Item", tok, `{"shortID":" Bolt-M8 ","description":"Hex bolt M8","uOM":"EA","category":4,"subCategory":2,"putUp":"Box of 100","units":100.5,"dfltOwner":3}`)
+			r := a.send(t, "POST", "/api/v1/Item", tok, fmt.Sprintf(`{"shortID":" Bolt-M8 ","description":"Hex bolt M8","uOM":"EA","category":4,"subCategory":2,"putUp":"Box of 100","units":100.5,"dfltOwner":%d}`, owner))
 			if r.status != 201 {
 				t.Fatalf("%d %s", r.status, r.body)
 			}
 			it := decode[item](t, r)
 			if it.PartNo < 1 || it.ShortID != "Bolt-M8" || it.Description != "Hex bolt M8" || it.UOM != "EA" || it.Unit != "EA" ||
 				it.Category != 4 || it.CategoryID != 4 || it.SubCategory != 2 || it.PutUp != "Box of 100" || it.Units != 100.5 ||
-				it.DfltOwner != 3 || it.Discontinued || !it.Active || it.CreatedBy != a.adminID || it.Created == "" || it.Created != it.Modified {
+				it.DfltOwner != owner || it.Discontinued || !it.Active || it.CreatedBy != a.adminID || it.Created == "" || it.Created != it.Modified {
 				t.Fatalf("created item %s", r.body)
 			}
 			if !strings.HasSuffix(it.Created, "Z") {

@@ -68,6 +68,27 @@ func (s *Server) routes() []route {
 		{pattern: "GET /api/v1/Inventory/Transactions", handle: s.handleTransactionList},
 		{pattern: "GET /api/v1/Inventory/Transactions/{id}", handle: s.handleTransactionGet},
 
+		{pattern: "GET /api/v1/Customer", handle: s.handlePartyList(stockroom.Customer, false)},
+		{pattern: "GET /api/v1/Customer/All", handle: s.handlePartyList(stockroom.Customer, true)},
+		{pattern: "GET /api/v1/Customer/{shortID}", handle: s.handlePartyGet(stockroom.Customer)},
+		{pattern: "POST /api/v1/Customer", handle: s.handlePartyCreate(stockroom.Customer)},
+		{pattern: "PUT /api/v1/Customer", handle: s.handlePartyUpdate(stockroom.Customer)},
+		{pattern: "DELETE /api/v1/Customer/{shortID}", handle: s.handlePartyDelete(stockroom.Customer)},
+
+		{pattern: "GET /api/v1/Vendor", handle: s.handlePartyList(stockroom.Vendor, false)},
+		{pattern: "GET /api/v1/Vendor/All", handle: s.handlePartyList(stockroom.Vendor, true)},
+		{pattern: "GET /api/v1/Vendor/{shortID}", handle: s.handlePartyGet(stockroom.Vendor)},
+		{pattern: "POST /api/v1/Vendor", handle: s.handlePartyCreate(stockroom.Vendor)},
+		{pattern: "PUT /api/v1/Vendor", handle: s.handlePartyUpdate(stockroom.Vendor)},
+		{pattern: "DELETE /api/v1/Vendor/{shortID}", handle: s.handlePartyDelete(stockroom.Vendor)},
+
+		{pattern: "GET /api/v1/Category", handle: s.handleCategoryList(false)},
+		{pattern: "GET /api/v1/Category/All", handle: s.handleCategoryList(true)},
+		{pattern: "GET /api/v1/Category/{id}", handle: s.handleCategoryGet},
+		{pattern: "POST /api/v1/Category", handle: s.handleCategoryCreate},
+		{pattern: "PUT /api/v1/Category", handle: s.handleCategoryUpdate},
+		{pattern: "DELETE /api/v1/Category/{id}", handle: s.handleCategoryDelete},
+
 		{pattern: "GET /api/v1/Warehouse", handle: s.handleWarehouseList},
 		{pattern: "GET /api/v1/ReasonCode", handle: s.handleReasonCodeList},
 	}

@@ -99,6 +99,9 @@ func (s *Service) CreateItem(ctx context.Context, p *stockroom.Principal, req Re
 	}
 	ch := req.In
 	ch.Validate(&req.Problems)
+	if err := s.checkItemReferences(ctx, &req.Problems, ch); err != nil {
+		return stockroom.Item{}, err
+	}
 	if err := req.Problems.Err(); err != nil {
 		return stockroom.Item{}, err
 	}
@@ -123,6 +126,9 @@ func (s *Service) UpdateItem(ctx context.Context, p *stockroom.Principal, req Re
 	}
 	ch := req.In
 	ch.Validate(&req.Problems)
+	if err := s.checkItemReferences(ctx, &req.Problems, ch); err != nil {
+		return stockroom.Item{}, err
+	}
 	if err := req.Problems.Err(); err != nil {
 		return stockroom.Item{}, err
 	}
@@ -237,6 +243,9 @@ func (s *Service) ImportItems(ctx context.Context, createdBy string, changes []s
 	for _, ch := range changes {
 		var v stockroom.Validation
 		ch.Validate(&v)
+		if err := s.checkItemReferences(ctx, &v, ch); err != nil {
+			return 0, err
+		}
 		if err := v.Err(); err != nil {
 			return 0, err
 		}

@@ -11,12 +11,6 @@ import (
 // resolves the owner a request names and checks it against the client's
 // owner scope, the one place that does.
 
-// ownerStore is what owner checks read.
-type ownerStore interface {
-	FindParty(ctx context.Context, kind stockroom.PartyKind, id int64) (stockroom.Party, error)
-	FindPartyByShortID(ctx context.Context, kind stockroom.PartyKind, shortID string) (stockroom.Party, error)
-}
-
 // resolveOwner turns an owner reference into a customerID (0, the house,
 // as it is). An owner the client may not see is 403 whether or not it
 // exists, so a client limited to owners learns nothing of other customers;
@@ -33,7 +27,10 @@ func (s *Service) resolveOwner(ctx context.Context, p *stockroom.Principal, v *s
 	case id < 0 || id > stockroom.MaxWarehouseID:
 		err = stockroom.ErrNotFound
 	case id != stockroom.HouseOwner:
-		_, err = s.party(ctx, stockroom.Customer, id)
+		var known bool
+		if known, err = s.isParty(ctx, stockroom.Customer, id); err == nil && !known {
+			err = stockroom.ErrNotFound
+		}
 	}
 	switch {
 	case err != nil && !errors.Is(err, stockroom.ErrNotFound):
@@ -47,18 +44,22 @@ func (s *Service) resolveOwner(ctx context.Context, p *stockroom.Principal, v *s
 	return id, nil
 }
 
-// party finds a customer or vendor by id. Parties are never removed and
-// never change kind, so one found is remembered.
-func (s *Service) party(ctx context.Context, kind stockroom.PartyKind, id int64) (stockroom.PartyKind, error) {
-	if k, ok := s.parties.Load(id); ok && k == kind {
-		return kind, nil
+// isParty reports whether id is a customer or vendor of the kind, whatever
+// its state. Parties are never removed and never change kind, so one found is
+// remembered.
+func (s *Service) isParty(ctx context.Context, kind stockroom.PartyKind, id int64) (bool, error) {
+	if k, ok := s.parties.Load(id); ok {
+		return k == kind, nil
 	}
 	p, err := s.db.FindParty(ctx, kind, id)
-	if err != nil {
-		return "", err
+	switch {
+	case errors.Is(err, stockroom.ErrNotFound):
+		return false, nil
+	case err != nil:
+		return false, err
 	}
 	s.parties.Store(id, p.Kind)
-	return p.Kind, nil
+	return true, nil
 }
 
 // authorizeOwner checks an owner against the client's owner scope.

@@ -52,7 +52,8 @@ type Service struct {
 	warehouses sync.Map          // wid -> struct{}: the warehouse exists
 	reasons    sync.Map          // code -> stockroom.ReasonCode
 	partNos    *keyCache[string] // folded ShortID -> partNo
-	parties    sync.Map          // id -> stockroom.PartyKind: the customer or vendor exists
+	parties    sync.Map          // customerID or vendorID -> stockroom.PartyKind
+	categories sync.Map          // category id -> struct{}: the category exists
 
 	// defaultOwners remembers items' dfltOwner (partNo -> owner). It may go
 	// stale when another instance changes an item; the store confirms the

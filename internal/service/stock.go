@@ -35,6 +35,9 @@ func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, req Reque
 	}
 	r, v := req.In, &req.Problems
 	r.Validate(v)
+	if err := s.checkParty(ctx, v, "supplier", stockroom.Vendor, r.Supplier); err != nil {
+		return none, err
+	}
 	partNo, err := s.checkStockLine(ctx, p, v, r.ReasonCode, stockroom.DirectionReceive, r.WID, r.ItemID)
 	if err != nil {
 		return none, err
@@ -97,6 +100,9 @@ func (s *Service) Issue(ctx context.Context, p *stockroom.Principal, req Request
 	}
 	r, v := req.In, &req.Problems
 	r.Validate(v)
+	if err := s.checkParty(ctx, v, "shipto", stockroom.Customer, r.ShipTo); err != nil {
+		return none, err
+	}
 	partNo, err := s.checkStockLine(ctx, p, v, r.ReasonCode, stockroom.DirectionIssue, r.WID, r.ItemID)
 	if err != nil {
 		return none, err

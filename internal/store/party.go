@@ -67,3 +67,134 @@ func (db *DB) FindPartyByShortID(ctx context.Context, kind stockroom.PartyKind, 
 		FROM parties
 		WHERE kind = $1 AND short_id_key = $2`, string(kind), stockroom.FoldKey(shortID))
 }
+
+// partySort lets lists sort by every field of a customer or vendor. Lists
+// hold one kind, so the ShortID's folded key is unique among them.
+var partySort = sortSpec{
+	fields: map[string]string{
+		"customerid": "id",
+		"vendorid":   "id",
+		"shortid":    "short_id_key",
+		"name":       "name",
+		"address1":   "address1",
+		"address2":   "address2",
+		"city":       "city",
+		"state":      "state",
+		"zip":        "zip",
+		"country":    "country",
+		"phone":      "phone",
+		"fax":        "fax",
+		"email":      "email",
+		"contact":    "contact",
+		"active":     "active",
+		"created":    "created",
+		"modified":   "modified",
+	},
+	defField: "shortid",
+	key:      "id",
+	unique:   []string{"short_id_key"},
+	modified: "modified",
+}
+
+// ListParties returns a page of customers or vendors: active ones only, or
+// all; of those whose id is in owners only (a customer list for a client
+// limited to owners; Scope{All: true} otherwise).
+func (db *DB) ListParties(ctx context.Context, kind stockroom.PartyKind, activeOnly bool, owners stockroom.Scope, req stockroom.PageRequest) (stockroom.Page[stockroom.Party], error) {
+	q := pageQuery{from: "parties", columns: partyColumns, sort: partySort}
+	q.where = append(q.where, "kind = "+q.args.add(string(kind)))
+	if activeOnly {
+		q.where = append(q.where, "active")
+	}
+	q.where = append(q.where, scopeCond("id", owners, &q.args))
+	return queryPage(ctx, db, q, req, scanParty)
+}
+
+// CreateParty stores a new customer or vendor and sets its assigned ID,
+// recording key's answer in the same transaction. A ShortID taken by the
+// same kind in any letter case is stockroom.ErrDuplicate.
+func (db *DB) CreateParty(ctx context.Context, key *stockroom.IdempotencyKey, p *stockroom.Party) error {
+	return db.update(ctx, key, func(tx *Tx) (any, error) {
+		var id int64
+		tx.queryRow(nil, `
+			INSERT INTO parties (
+				kind,
+				short_id,
+				short_id_key,
+				name,
+				address1,
+				address2,
+				city,
+				state,
+				zip,
+				country,
+				phone,
+				fax,
+				email,
+				contact,
+				active,
+				created,
+				modified)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+			RETURNING id`,
+			[]any{string(p.Kind), p.ShortID, stockroom.FoldKey(p.ShortID), p.Name, p.Address1, p.Address2, p.City,
+				p.State, p.Zip, p.Country, p.Phone, p.Fax, p.Email, p.Contact, p.Active, micros(p.Created), micros(p.Modified)},
+			&id)
+		if err := tx.flush(); err != nil {
+			if isUniqueViolation(err) {
+				return nil, stockroom.ErrDuplicate
+			}
+			return nil, err
+		}
+		p.ID = id
+		return *p, nil
+	})
+}
+
+// UpdateParty locks the customer or vendor with a ShortID, lets fn change
+// it, and stores the result if fn reports a change. It returns the record
+// as stored, or stockroom.ErrNotFound; an error of fn changes nothing.
+func (db *DB) UpdateParty(ctx context.Context, kind stockroom.PartyKind, shortID string, fn func(*stockroom.Party) (bool, error)) (stockroom.Party, error) {
+	var p stockroom.Party
+	err := db.updateNoResult(ctx, func(tx *Tx) error {
+		var (
+			found bool
+			row   partyRow
+		)
+		tx.queryRow(&found, `
+			SELECT `+partyColumns+`
+			FROM parties
+			WHERE kind = $1 AND short_id_key = $2`+tx.forUpdate(),
+			[]any{string(kind), stockroom.FoldKey(shortID)}, row.dest()...)
+		if err := tx.flush(); err != nil {
+			return err
+		}
+		if !found {
+			return stockroom.ErrNotFound
+		}
+		p = row.value()
+		changed, err := fn(&p)
+		if err != nil || !changed {
+			return err
+		}
+		tx.exec(`
+			UPDATE parties SET
+				name = $2,
+				address1 = $3,
+				address2 = $4,
+				city = $5,
+				state = $6,
+				zip = $7,
+				country = $8,
+				phone = $9,
+				fax = $10,
+				email = $11,
+				contact = $12,
+				active = $13,
+				modified = $14
+			WHERE id = $1`,
+			p.ID, p.Name, p.Address1, p.Address2, p.City, p.State, p.Zip, p.Country, p.Phone, p.Fax, p.Email,
+			p.Contact, p.Active, micros(p.Modified))
+		return nil
+	})
+	return p, err
+}

@@ -30,6 +30,7 @@ func Run(t *testing.T, newDSN func(testing.TB) string) {
 	t.Run("UpdateClient", h.testUpdateClient)
 	t.Run("UpdateWarehouse", h.testUpdateWarehouse)
 	t.Run("Items", h.testItems)
+	t.Run("Owners", h.testOwners)
 	t.Run("Inventory", h.testInventory)
 }
 
