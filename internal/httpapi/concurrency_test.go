@@ -187,7 +187,7 @@ func TestConcurrentStockOverHTTP(t *testing.T) {
 func (a *api) mixStep(tok string, m *httpMix, items []string, rng *rand.Rand, ref string) error {
 	op, item, wid := pickHTTPOp(rng), rng.IntN(len(items)), int64(1+rng.IntN(3))
 	body := map[string]any{"itemID": items[item], "wid": wid, "reference": ref}
-	var owner int64
+	owner := stockroom.HouseOwner
 	if len(m.owners) > 0 {
 		owner = m.owners[rng.IntN(len(m.owners))]
 		body["owner"] = owner
@@ -248,26 +248,31 @@ func (a *api) mixStep(tok string, m *httpMix, items []string, rng *rand.Rand, re
 		o.txID = *ans.TransactionID
 	}
 	units, _ := body["units"].(int)
-	u := stockroom.Whole(int64(units))
+	m.noteSuccess(op.path, o, ans, mixKey{owner, item, wid}, mixKey{owner, item, toWID}, stockroom.Whole(int64(units)))
+	return nil
+}
+
+// noteSuccess records a successful request: the lots it made or moved, the
+// net it changed, and any lot it drew of another owner.
+func (m *httpMix) noteSuccess(path string, o httpOutcome, ans stockAnswer, from, to mixKey, u stockroom.Units) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	from, to := mixKey{owner, item, wid}, mixKey{owner, item, toWID}
 	drawn := make([]int64, len(ans.Lines))
 	for i, l := range ans.Lines {
 		drawn[i] = l.RecNo
 	}
-	switch op.path {
+	switch path {
 	case "Receive":
 		m.noteLot(ans.RecNo, from, false)
 		m.net[from] = m.net[from].Add(u)
 	case "Issue":
-		m.checkDrawn(ref, owner, drawn)
+		m.checkDrawn(o.ref, from.owner, drawn)
 		for _, l := range ans.Lines {
 			o.drewMoved = o.drewMoved || m.moved[l.RecNo]
 		}
 		m.net[from] = m.net[from].Sub(u)
 	case "Move":
-		m.checkDrawn(ref, owner, drawn)
+		m.checkDrawn(o.ref, from.owner, drawn)
 		for _, l := range ans.Lines {
 			if l.NewRecNo != nil && *l.NewRecNo != 0 {
 				m.noteLot(*l.NewRecNo, to, true)
@@ -279,7 +284,6 @@ func (a *api) mixStep(tok string, m *httpMix, items []string, rng *rand.Rand, re
 		m.net[to] = m.net[to].Add(u)
 	}
 	m.outcomes = append(m.outcomes, o)
-	return nil
 }
 
 // try sends an authenticated JSON request and returns its response or the

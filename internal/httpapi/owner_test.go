@@ -92,94 +92,113 @@ func TestOwnerRefusals(t *testing.T) {
 	eachEngine(t, func(t *testing.T, a *api) {
 		admin, limited := ownersAPI(t, a)
 		a.receiveFor(t, admin, ownerB, 5)
-		t.Run("UnknownOwnerIsAValidationError", func(t *testing.T) {
-			for _, owner := range []any{99, "99", "NO-SUCH", ownerB + 1000} {
-				for path, body := range stockWrites(owner) {
-					v := wantError(t, a.send(t, "POST", "/api/v1/Inventory/"+path, admin, body), 400, stockroom.EINVALID)
-					if f := detailFields(v); !slices.Equal(f, []string{"owner"}) {
-						t.Errorf("%s with owner %v: details name %v, want owner", path, owner, f)
-					}
-				}
-				for _, list := range ownerLists {
-					v := wantError(t, a.get(t, fmt.Sprintf("%s?owner=%v", list, owner), admin), 400, stockroom.EINVALID)
-					if f := detailFields(v); !slices.Equal(f, []string{"owner"}) {
-						t.Errorf("%s?owner=%v: details name %v, want owner", list, owner, f)
-					}
-				}
-			}
-		})
-		t.Run("WrongTypeIsAValidationError", func(t *testing.T) {
-			bodies := map[string]string{
-				"Receive": `{"itemID":"ITEM-A","units":1,"wid":1,"reasonCode":1,"owner":%s}`,
-				"Issue":   `{"itemID":"ITEM-A","units":1,"wid":1,"reasonCode":20,"owner":%s}`,
-				"Move":    `{"itemID":"ITEM-A","units":1,"wid":1,"toSpot":"T","owner":%s}`,
-			}
-			for _, owner := range []string{`true`, `1.5`, `{}`, `[7]`, `-7`, `""`, `" "`} {
-				for path, body := range bodies {
-					text := fmt.Sprintf(body, owner)
-					v := wantError(t, a.send(t, "POST", "/api/v1/Inventory/"+path, admin, text), 400, stockroom.EINVALID)
-					if f := detailFields(v); !slices.Equal(f, []string{"owner"}) {
-						t.Errorf("%s %s: details name %v, want owner", path, text, f)
-					}
-				}
-			}
-			for _, list := range ownerLists {
-				for _, q := range []string{"owner=-1", "owner=", "owner=%20"} {
-					wantError(t, a.get(t, list+"?"+q, admin), 400, stockroom.EINVALID)
-				}
-			}
-		})
-		t.Run("OwnerScope", func(t *testing.T) {
-			ledger := a.ledgerSize(t, admin)
-			for _, owner := range []any{ownerB, "C-8", "c-8", 0, 99, "NO-SUCH"} {
-				for path, body := range stockWrites(owner) {
-					r := a.send(t, "POST", "/api/v1/Inventory/"+path, limited, body)
-					if v := wantError(t, r, 403, stockroom.EFORBIDDEN); v["message"] != stockroom.MsgOwnerOutOfScope {
-						t.Errorf("%s for owner %v: message %q", path, owner, v["message"])
-					}
-				}
-				for _, list := range ownerLists {
-					r := a.get(t, fmt.Sprintf("%s?owner=%v", list, owner), limited)
-					if v := wantError(t, r, 403, stockroom.EFORBIDDEN); v["message"] != stockroom.MsgOwnerOutOfScope {
-						t.Errorf("%s?owner=%v: message %q", list, owner, v["message"])
-					}
-				}
-			}
-			if got := a.ledgerSize(t, admin); got != ledger {
-				t.Errorf("refused writes changed the ledger: %d entries, then %d", ledger, got)
-			}
-		})
-		t.Run("DefaultOwnerOutOfScope", func(t *testing.T) {
-			a.mustSend(t, "PUT", "/api/v1/Item", admin, map[string]any{"shortID": "ITEM-B", "dfltOwner": ownerB}, 200)
-			for path, body := range stockWrites(nil) {
-				body["itemID"] = "ITEM-B"
-				wantError(t, a.send(t, "POST", "/api/v1/Inventory/"+path, limited, body), 403, stockroom.EFORBIDDEN)
-			}
-		})
-		t.Run("HoldOfAnotherOwnersLotIsNotFound", func(t *testing.T) {
-			recNo := a.receiveFor(t, admin, ownerB, 2)
-			for _, path := range []string{"Hold", "Release"} {
-				wantError(t, a.send(t, "POST", "/api/v1/Inventory/"+path, limited, map[string]any{"recno": recNo}), 404, stockroom.ENOTFOUND)
-			}
-			unknown := wantError(t, a.send(t, "POST", "/api/v1/Inventory/Hold", limited, map[string]any{"recno": 999999}), 404, stockroom.ENOTFOUND)
-			hidden := wantError(t, a.send(t, "POST", "/api/v1/Inventory/Hold", limited, map[string]any{"recno": recNo}), 404, stockroom.ENOTFOUND)
-			if want := strings.Replace(unknown["message"].(string), "999999", fmt.Sprint(recNo), 1); hidden["message"] != want {
-				t.Errorf("another owner's lot answered %q, a missing one %q: they must read alike", hidden["message"], unknown["message"])
-			}
-			if l := a.ownerLevel(t, admin, "ITEM-A", 1, ownerB); !l.OnHold.IsZero() {
-				t.Errorf("owner B's onHold is %s after refused holds", l.OnHold)
-			}
-		})
-		t.Run("InactiveCustomer", func(t *testing.T) {
-			a.setCustomerActive(t, ownerB, false)
-			defer a.setCustomerActive(t, ownerB, true)
-			for _, owner := range []any{ownerB, "C-8"} {
-				wantError(t, a.send(t, "POST", "/api/v1/Inventory/Receive", admin, stockWrites(owner)["Receive"]), 409, stockroom.ECONFLICT)
-			}
-			// Its stock can still leave.
-			a.mustPost(t, admin, "/api/v1/Inventory/Issue", stockWrites(ownerB)["Issue"], 200)
-		})
+		for _, tc := range []struct {
+			name string
+			test func(t *testing.T, a *api, admin, limited string)
+		}{
+			{"UnknownOwnerIsAValidationError", testUnknownOwnerIsAValidationError},
+			{"WrongTypeIsAValidationError", testWrongTypeIsAValidationError},
+			{"OwnerScope", testOwnerScope},
+			{"DefaultOwnerOutOfScope", testDefaultOwnerOutOfScope},
+			{"HoldOfAnotherOwnersLotIsNotFound", testHoldOfAnotherOwnersLotIsNotFound},
+			{"InactiveCustomer", testInactiveCustomer},
+		} {
+			t.Run(tc.name, func(t *testing.T) { tc.test(t, a, admin, limited) })
+		}
 	})
+}
+
+func testUnknownOwnerIsAValidationError(t *testing.T, a *api, admin, limited string) {
+	for _, owner := range []any{99, "99", "NO-SUCH", ownerB + 1000} {
+		for path, body := range stockWrites(owner) {
+			v := wantError(t, a.send(t, "POST", "/api/v1/Inventory/"+path, admin, body), 400, stockroom.EINVALID)
+			if f := detailFields(v); !slices.Equal(f, []string{"owner"}) {
+				t.Errorf("%s with owner %v: details name %v, want owner", path, owner, f)
+			}
+		}
+		for _, list := range ownerLists {
+			v := wantError(t, a.get(t, fmt.Sprintf("%s?owner=%v", list, owner), admin), 400, stockroom.EINVALID)
+			if f := detailFields(v); !slices.Equal(f, []string{"owner"}) {
+				t.Errorf("%s?owner=%v: details name %v, want owner", list, owner, f)
+			}
+		}
+	}
+}
+
+func testWrongTypeIsAValidationError(t *testing.T, a *api, admin, limited string) {
+	bodies := map[string]string{
+		"Receive": `{"itemID":"ITEM-A","units":1,"wid":1,"reasonCode":1,"owner":%s}`,
+		"Issue":   `{"itemID":"ITEM-A","units":1,"wid":1,"reasonCode":20,"owner":%s}`,
+		"Move":    `{"itemID":"ITEM-A","units":1,"wid":1,"toSpot":"T","owner":%s}`,
+	}
+	for _, owner := range []string{`true`, `1.5`, `{}`, `[7]`, `-7`, `""`, `" "`} {
+		for path, body := range bodies {
+			text := fmt.Sprintf(body, owner)
+			v := wantError(t, a.send(t, "POST", "/api/v1/Inventory/"+path, admin, text), 400, stockroom.EINVALID)
+			if f := detailFields(v); !slices.Equal(f, []string{"owner"}) {
+				t.Errorf("%s %s: details name %v, want owner", path, text, f)
+			}
+		}
+	}
+	for _, list := range ownerLists {
+		for _, q := range []string{"owner=-1", "owner=", "owner=%20"} {
+			wantError(t, a.get(t, list+"?"+q, admin), 400, stockroom.EINVALID)
+		}
+	}
+}
+
+func testOwnerScope(t *testing.T, a *api, admin, limited string) {
+	ledger := a.ledgerSize(t, admin)
+	for _, owner := range []any{ownerB, "C-8", "c-8", 0, 99, "NO-SUCH"} {
+		for path, body := range stockWrites(owner) {
+			r := a.send(t, "POST", "/api/v1/Inventory/"+path, limited, body)
+			if v := wantError(t, r, 403, stockroom.EFORBIDDEN); v["message"] != stockroom.MsgOwnerOutOfScope {
+				t.Errorf("%s for owner %v: message %q", path, owner, v["message"])
+			}
+		}
+		for _, list := range ownerLists {
+			r := a.get(t, fmt.Sprintf("%s?owner=%v", list, owner), limited)
+			if v := wantError(t, r, 403, stockroom.EFORBIDDEN); v["message"] != stockroom.MsgOwnerOutOfScope {
+				t.Errorf("%s?owner=%v: message %q", list, owner, v["message"])
+			}
+		}
+	}
+	if got := a.ledgerSize(t, admin); got != ledger {
+		t.Errorf("refused writes changed the ledger: %d entries, then %d", ledger, got)
+	}
+}
+
+func testDefaultOwnerOutOfScope(t *testing.T, a *api, admin, limited string) {
+	a.mustSend(t, "PUT", "/api/v1/Item", admin, map[string]any{"shortID": "ITEM-B", "dfltOwner": ownerB}, 200)
+	for path, body := range stockWrites(nil) {
+		body["itemID"] = "ITEM-B"
+		wantError(t, a.send(t, "POST", "/api/v1/Inventory/"+path, limited, body), 403, stockroom.EFORBIDDEN)
+	}
+}
+
+func testHoldOfAnotherOwnersLotIsNotFound(t *testing.T, a *api, admin, limited string) {
+	recNo := a.receiveFor(t, admin, ownerB, 2)
+	for _, path := range []string{"Hold", "Release"} {
+		wantError(t, a.send(t, "POST", "/api/v1/Inventory/"+path, limited, map[string]any{"recno": recNo}), 404, stockroom.ENOTFOUND)
+	}
+	unknown := wantError(t, a.send(t, "POST", "/api/v1/Inventory/Hold", limited, map[string]any{"recno": 999999}), 404, stockroom.ENOTFOUND)
+	hidden := wantError(t, a.send(t, "POST", "/api/v1/Inventory/Hold", limited, map[string]any{"recno": recNo}), 404, stockroom.ENOTFOUND)
+	if want := strings.Replace(unknown["message"].(string), "999999", fmt.Sprint(recNo), 1); hidden["message"] != want {
+		t.Errorf("another owner's lot answered %q, a missing one %q: they must read alike", hidden["message"], unknown["message"])
+	}
+	if l := a.ownerLevel(t, admin, "ITEM-A", 1, ownerB); !l.OnHold.IsZero() {
+		t.Errorf("owner B's onHold is %s after refused holds", l.OnHold)
+	}
+}
+
+func testInactiveCustomer(t *testing.T, a *api, admin, limited string) {
+	a.setCustomerActive(t, ownerB, false)
+	defer a.setCustomerActive(t, ownerB, true)
+	for _, owner := range []any{ownerB, "C-8"} {
+		wantError(t, a.send(t, "POST", "/api/v1/Inventory/Receive", admin, stockWrites(owner)["Receive"]), 409, stockroom.ECONFLICT)
+	}
+	// Its stock can still leave.
+	a.mustPost(t, admin, "/api/v1/Inventory/Issue", stockWrites(ownerB)["Issue"], 200)
 }
 
 // TestInactiveWarehouseTakesNoStock: a deactivated warehouse refuses

@@ -115,6 +115,15 @@ func (m *mixState) someLot(rng *rand.Rand) (int64, mixLot, bool) {
 	return r, m.lots[r], true
 }
 
+// pickOwner picks whose stock a step changes: the house's when the mix has
+// no owners.
+func (m *mixState) pickOwner(rng *rand.Rand) int64 {
+	if len(m.owners) == 0 {
+		return stockroom.HouseOwner
+	}
+	return m.owners[rng.IntN(len(m.owners))]
+}
+
 func (m *mixState) record(o outcome, item int, owner int64, deltas map[int64]stockroom.Units) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -187,10 +196,7 @@ func (h *harness) testInventoryConcurrency(t *testing.T) {
 // refusals, part of the mix.
 func (s *stockDB) mixStep(m *mixState, items []int64, rng *rand.Rand, ref string) error {
 	op, item, wid := pickOp(rng), rng.IntN(len(items)), int64(1+rng.IntN(3))
-	var owner int64
-	if len(m.owners) > 0 {
-		owner = m.owners[rng.IntN(len(m.owners))]
-	}
+	owner := m.pickOwner(rng)
 	e := s.entry()
 	e.Reference = ref
 	o := outcome{ref: ref, op: op}
