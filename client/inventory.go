@@ -38,6 +38,10 @@ type LotListOptions struct {
 	Hold *bool
 	// IncludeShipped adds the lots that have been emptied.
 	IncludeShipped bool
+	// Owner keeps one owner's lots: a customerID or customer ShortID, or
+	// &stockroom.OwnerRef{} for the house's own; nil lists those of every
+	// owner the client may see.
+	Owner *stockroom.OwnerRef
 }
 
 func (o LotListOptions) path() string {
@@ -60,6 +64,7 @@ func (o LotListOptions) values() url.Values {
 	if o.IncludeShipped {
 		q.Set("includeShipped", "true")
 	}
+	setOwner(q, o.Owner)
 	return q
 }
 
@@ -91,6 +96,10 @@ type StockLevelListOptions struct {
 	// discontinued items that still have some); without it only items with a
 	// non-zero figure are listed.
 	IncludeZero bool
+	// Owner gives one owner's levels: a customerID or customer ShortID, or
+	// &stockroom.OwnerRef{} for the house's own; nil sums those of every
+	// owner the client may see.
+	Owner *stockroom.OwnerRef
 }
 
 func (o StockLevelListOptions) path() string {
@@ -106,7 +115,19 @@ func (o StockLevelListOptions) values() url.Values {
 	if o.IncludeZero {
 		q.Set("includeZero", "true")
 	}
+	setOwner(q, o.Owner)
 	return q
+}
+
+// setOwner sets the owner filter (?owner=) of a list when one is given.
+func setOwner(q url.Values, owner *stockroom.OwnerRef) {
+	switch {
+	case owner == nil:
+	case owner.ShortID != "":
+		q.Set("owner", owner.ShortID)
+	default:
+		q.Set("owner", strconv.FormatInt(owner.ID, 10))
+	}
 }
 
 // ListStockLevels returns one page of per-item stock levels, in partNo order

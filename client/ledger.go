@@ -19,6 +19,10 @@ type TransactionListOptions struct {
 	// Type keeps one kind: stockroom.TxReceive, TxIssue, TxMove, TxHold or
 	// TxRelease.
 	Type string
+	// Owner keeps the transactions of one owner's stock: a customerID or
+	// customer ShortID, or &stockroom.OwnerRef{} for the house's own; nil
+	// lists those of every owner the client may see.
+	Owner *stockroom.OwnerRef
 }
 
 func (o TransactionListOptions) values() url.Values {
@@ -28,6 +32,7 @@ func (o TransactionListOptions) values() url.Values {
 		q.Set("wid", strconv.FormatInt(o.WID, 10))
 	}
 	setIf(q, "type", o.Type)
+	setOwner(q, o.Owner)
 	return q
 }
 

@@ -78,37 +78,64 @@ type httpOutcome struct {
 // none: contention, not an empty shelf.
 var someAvailable = regexp.MustCompile(`[1-9][0-9.]* available`)
 
-// httpMix is what the workers share: where each known lot was last seen,
-// which lots got there by a move, the outcomes, and the net of the
-// successes per item and warehouse.
+// httpMix is what the workers share: the owners whose stock they change
+// (none: requests name no owner, and all stock is the house's), where each
+// known lot was last seen and whose it is, which lots got there by a move,
+// the outcomes, the net of the successes per owner, item and warehouse,
+// and any draw that took a lot of another owner than the request's.
 type httpMix struct {
+	owners   []int64
 	mu       sync.Mutex
-	lots     map[int64][2]int64 // recNo -> item index, warehouse
+	lots     map[int64]mixLot
 	recNos   []int64
 	moved    map[int64]bool
 	outcomes []httpOutcome
-	net      [3][4]stockroom.Units
+	net      map[mixKey]stockroom.Units
+	foreign  []string
 }
 
-func (m *httpMix) noteLot(recNo int64, item int, wid int64, moved bool) {
+func newHTTPMix(owners ...int64) *httpMix {
+	return &httpMix{owners: owners, lots: map[int64]mixLot{}, moved: map[int64]bool{}, net: map[mixKey]stockroom.Units{}}
+}
+
+// mixKey is an owner's stock of an item (its index) in a warehouse.
+type mixKey struct {
+	owner int64
+	item  int
+	wid   int64
+}
+
+// mixLot is a lot as last seen: whose, which item, where.
+type mixLot = mixKey
+
+func (m *httpMix) noteLot(recNo int64, at mixKey, moved bool) {
 	if _, seen := m.lots[recNo]; !seen {
 		m.recNos = append(m.recNos, recNo)
 	}
-	m.lots[recNo] = [2]int64{int64(item), wid}
+	m.lots[recNo] = at
 	if moved {
 		m.moved[recNo] = true
 	}
 }
 
-func (m *httpMix) someLot(rng *rand.Rand) (recNo int64, item int, wid int64, ok bool) {
+func (m *httpMix) someLot(rng *rand.Rand) (recNo int64, l mixLot, ok bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.recNos) == 0 {
-		return 0, 0, 0, false
+		return 0, mixLot{}, false
 	}
 	recNo = m.recNos[rng.IntN(len(m.recNos))]
-	l := m.lots[recNo]
-	return recNo, int(l[0]), l[1], true
+	return recNo, m.lots[recNo], true
+}
+
+// checkDrawn notes each line of a draw for owner that took a known lot of
+// another owner.
+func (m *httpMix) checkDrawn(what string, owner int64, recNos []int64) {
+	for _, r := range recNos {
+		if l, ok := m.lots[r]; ok && l.owner != owner {
+			m.foreign = append(m.foreign, fmt.Sprintf("%s for owner %d drew lot %d of owner %d", what, owner, r, l.owner))
+		}
+	}
 }
 
 // TestConcurrentStockOverHTTP runs the mix, then proves the outcome exact:
@@ -123,7 +150,7 @@ func TestConcurrentStockOverHTTP(t *testing.T) {
 		}
 		a.createItem(t, tok, map[string]any{"shortID": "ITEM-C"})
 		items := []string{"ITEM-A", "ITEM-B", "ITEM-C"}
-		m := &httpMix{lots: map[int64][2]int64{}, moved: map[int64]bool{}}
+		m := newHTTPMix()
 		const workers, each = 16, 50
 		var wg sync.WaitGroup
 		for g := range workers {
@@ -144,8 +171,8 @@ func TestConcurrentStockOverHTTP(t *testing.T) {
 		a.auditClean(t)
 		for i, item := range items {
 			for wid := 1; wid <= 3; wid++ {
-				if l := a.levelOf(t, tok, item, wid); l.InStock != m.net[i][wid] {
-					t.Errorf("%s in warehouse %d: inStock %s, the successful responses net %s", item, wid, l.InStock, m.net[i][wid])
+				if l := a.levelOf(t, tok, item, wid); l.InStock != m.net[mixKey{0, i, int64(wid)}] {
+					t.Errorf("%s in warehouse %d: inStock %s, the successful responses net %s", item, wid, l.InStock, m.net[mixKey{0, i, int64(wid)}])
 				}
 			}
 		}
@@ -160,6 +187,11 @@ func TestConcurrentStockOverHTTP(t *testing.T) {
 func (a *api) mixStep(tok string, m *httpMix, items []string, rng *rand.Rand, ref string) error {
 	op, item, wid := pickHTTPOp(rng), rng.IntN(len(items)), int64(1+rng.IntN(3))
 	body := map[string]any{"itemID": items[item], "wid": wid, "reference": ref}
+	owner := stockroom.HouseOwner
+	if len(m.owners) > 0 {
+		owner = m.owners[rng.IntN(len(m.owners))]
+		body["owner"] = owner
+	}
 	toWID := wid
 	switch op.name {
 	case "receive":
@@ -173,7 +205,7 @@ func (a *api) mixStep(tok string, m *httpMix, items []string, rng *rand.Rand, re
 		body["units"], body["toSpot"] = 1+rng.IntN(5), []string{"A", "B", "M"}[rng.IntN(3)]
 	case "move by recno", "hold", "release":
 		// A lot as last seen: it may have moved or emptied since.
-		recNo, lotItem, lotWID, ok := m.someLot(rng)
+		recNo, lot, ok := m.someLot(rng)
 		if !ok {
 			return nil
 		}
@@ -181,9 +213,12 @@ func (a *api) mixStep(tok string, m *httpMix, items []string, rng *rand.Rand, re
 			body, ref = map[string]any{"recno": recNo}, ""
 			break
 		}
-		item, wid, toWID = lotItem, lotWID, 1+rng.Int64N(3)
+		item, wid, owner, toWID = lot.item, lot.wid, lot.owner, 1+rng.Int64N(3)
 		body = map[string]any{"itemID": items[item], "wid": wid, "reference": ref, "recno": recNo,
 			"units": 1 + rng.IntN(2), "shipToWid": toWID, "toSpot": "R"}
+		if len(m.owners) > 0 {
+			body["owner"] = owner
+		}
 	}
 	b, err := json.Marshal(body)
 	if err != nil {
@@ -213,31 +248,42 @@ func (a *api) mixStep(tok string, m *httpMix, items []string, rng *rand.Rand, re
 		o.txID = *ans.TransactionID
 	}
 	units, _ := body["units"].(int)
-	u := stockroom.Whole(int64(units))
+	m.noteSuccess(op.path, o, ans, mixKey{owner, item, wid}, mixKey{owner, item, toWID}, stockroom.Whole(int64(units)))
+	return nil
+}
+
+// noteSuccess records a successful request: the lots it made or moved, the
+// net it changed, and any lot it drew of another owner.
+func (m *httpMix) noteSuccess(path string, o httpOutcome, ans stockAnswer, from, to mixKey, u stockroom.Units) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	switch op.path {
+	drawn := make([]int64, len(ans.Lines))
+	for i, l := range ans.Lines {
+		drawn[i] = l.RecNo
+	}
+	switch path {
 	case "Receive":
-		m.noteLot(ans.RecNo, item, wid, false)
-		m.net[item][wid] = m.net[item][wid].Add(u)
+		m.noteLot(ans.RecNo, from, false)
+		m.net[from] = m.net[from].Add(u)
 	case "Issue":
+		m.checkDrawn(o.ref, from.owner, drawn)
 		for _, l := range ans.Lines {
 			o.drewMoved = o.drewMoved || m.moved[l.RecNo]
 		}
-		m.net[item][wid] = m.net[item][wid].Sub(u)
+		m.net[from] = m.net[from].Sub(u)
 	case "Move":
+		m.checkDrawn(o.ref, from.owner, drawn)
 		for _, l := range ans.Lines {
 			if l.NewRecNo != nil && *l.NewRecNo != 0 {
-				m.noteLot(*l.NewRecNo, item, toWID, true)
+				m.noteLot(*l.NewRecNo, to, true)
 			} else {
-				m.noteLot(l.RecNo, item, toWID, true)
+				m.noteLot(l.RecNo, to, true)
 			}
 		}
-		m.net[item][wid] = m.net[item][wid].Sub(u)
-		m.net[item][toWID] = m.net[item][toWID].Add(u)
+		m.net[from] = m.net[from].Sub(u)
+		m.net[to] = m.net[to].Add(u)
 	}
 	m.outcomes = append(m.outcomes, o)
-	return nil
 }
 
 // try sends an authenticated JSON request and returns its response or the

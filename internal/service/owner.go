@@ -94,6 +94,9 @@ func (s *Service) ownerView(ctx context.Context, p *stockroom.Principal, ref *st
 // stockOwner is the owner of a stock change: the request's, resolved and in
 // the client's scope, or else the item's dfltOwner as last seen (isDefault),
 // which must be in scope too; the store confirms it in the transaction.
+// A remembered default outside the client's scope is read afresh before it
+// is refused: it may have changed on another instance to one in scope, and
+// the store's confirmation never sees a request refused here.
 func (s *Service) stockOwner(ctx context.Context, p *stockroom.Principal, ref *stockroom.OwnerRef, partNo int64, fresh bool) (owner int64, isDefault bool, err error) {
 	if ref != nil {
 		var v stockroom.Validation
@@ -104,7 +107,7 @@ func (s *Service) stockOwner(ctx context.Context, p *stockroom.Principal, ref *s
 		return owner, false, err
 	}
 	owner, ok := s.defaultOwners.get(partNo)
-	if !ok || fresh {
+	if !ok || fresh || !p.Owners.Contains(owner) {
 		it, err := s.db.FindItem(ctx, partNo)
 		if err != nil {
 			return 0, false, err

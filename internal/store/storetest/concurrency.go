@@ -67,29 +67,37 @@ var someAvailable = regexp.MustCompile(`[1-9][0-9.]* available`)
 // moves by recNo), the lots that got where they are by a move, and every
 // outcome.
 type mixState struct {
+	owners   []int64 // whose stock the mix changes; none: the house's
 	mu       sync.Mutex
 	lots     map[int64]mixLot
 	recNos   []int64
 	moved    map[int64]bool
 	outcomes []outcome
-	net      [3][4]stockroom.Units // [item][wid] units of the successful transactions
+	net      map[mixLot]stockroom.Units // units of the successful transactions
+	foreign  []string                   // draws that took another owner's lot
 }
 
-// mixLot is where a lot was last seen: its item's index and its warehouse.
+func newMixState(owners ...int64) *mixState {
+	return &mixState{owners: owners, lots: map[int64]mixLot{}, moved: map[int64]bool{}, net: map[mixLot]stockroom.Units{}}
+}
+
+// mixLot is where a lot was last seen and whose it is: its item's index,
+// its warehouse and its owner; it also keys the net of the successes.
 type mixLot struct {
-	item int
-	wid  int64
+	item  int
+	wid   int64
+	owner int64
 }
 
-// addLot notes that lot recNo of item is in warehouse wid, having got there
-// by a move or not.
-func (m *mixState) addLot(recNo int64, item int, wid int64, moved bool) {
+// addLot notes that lot recNo is where at says, having got there by a move
+// or not.
+func (m *mixState) addLot(recNo int64, at mixLot, moved bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, seen := m.lots[recNo]; !seen {
 		m.recNos = append(m.recNos, recNo)
 	}
-	m.lots[recNo] = mixLot{item, wid}
+	m.lots[recNo] = at
 	if moved {
 		m.moved[recNo] = true
 	}
@@ -107,18 +115,35 @@ func (m *mixState) someLot(rng *rand.Rand) (int64, mixLot, bool) {
 	return r, m.lots[r], true
 }
 
-func (m *mixState) record(o outcome, item int, deltas map[int64]stockroom.Units) {
+// pickOwner picks whose stock a step changes: the house's when the mix has
+// no owners.
+func (m *mixState) pickOwner(rng *rand.Rand) int64 {
+	if len(m.owners) == 0 {
+		return stockroom.HouseOwner
+	}
+	return m.owners[rng.IntN(len(m.owners))]
+}
+
+func (m *mixState) record(o outcome, item int, owner int64, deltas map[int64]stockroom.Units) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.outcomes = append(m.outcomes, o)
 	for wid, d := range deltas {
-		m.net[item][wid] = m.net[item][wid].Add(d)
+		k := mixLot{item, wid, owner}
+		m.net[k] = m.net[k].Add(d)
 	}
 }
 
-func (m *mixState) drewMoved(draws []stockroom.Draw) bool {
+// drewMoved tells whether a draw took a lot that had been moved, and notes
+// any lot it took of another owner than owner.
+func (m *mixState) drewMoved(ref string, owner int64, draws []stockroom.Draw) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	for _, d := range draws {
+		if l, ok := m.lots[d.RecNo]; ok && l.owner != owner {
+			m.foreign = append(m.foreign, fmt.Sprintf("%s for owner %d drew lot %d of owner %d", ref, owner, d.RecNo, l.owner))
+		}
+	}
 	for _, d := range draws {
 		if m.moved[d.RecNo] {
 			return true
@@ -136,7 +161,7 @@ func (h *harness) testInventoryConcurrency(t *testing.T) {
 	c := newItem("C", t0)
 	must(t, s.CreateItem(ctx, nil, &c))
 	items := []int64{s.a.PartNo, s.b.PartNo, c.PartNo}
-	m := &mixState{lots: map[int64]mixLot{}, moved: map[int64]bool{}}
+	m := newMixState()
 	const workers, each = 16, 50
 	var wg sync.WaitGroup
 	for g := range workers {
@@ -157,8 +182,8 @@ func (h *harness) testInventoryConcurrency(t *testing.T) {
 	s.audit()
 	for i, part := range items {
 		for wid := int64(1); wid <= 3; wid++ {
-			if l := s.level(part, wid); l.InStock != m.net[i][wid] {
-				t.Errorf("item %d warehouse %d: inStock %s, the successful transactions net %s", part, wid, l.InStock, m.net[i][wid])
+			if l := s.level(part, wid); l.InStock != m.net[mixLot{i, wid, 0}] {
+				t.Errorf("item %d warehouse %d: inStock %s, the successful transactions net %s", part, wid, l.InStock, m.net[mixLot{i, wid, 0}])
 			}
 		}
 	}
@@ -171,6 +196,7 @@ func (h *harness) testInventoryConcurrency(t *testing.T) {
 // refusals, part of the mix.
 func (s *stockDB) mixStep(m *mixState, items []int64, rng *rand.Rand, ref string) error {
 	op, item, wid := pickOp(rng), rng.IntN(len(items)), int64(1+rng.IntN(3))
+	owner := m.pickOwner(rng)
 	e := s.entry()
 	e.Reference = ref
 	o := outcome{ref: ref, op: op}
@@ -180,25 +206,25 @@ func (s *stockDB) mixStep(m *mixState, items []int64, rng *rand.Rand, ref string
 	case opReceive:
 		units := u(int64(1 + rng.IntN(4)))
 		var res stockroom.ReceiveResult
-		res, err = s.Receive(ctx, nil, stockroom.Receipt{PartNo: items[item], ReceiveRequest: stockroom.ReceiveRequest{
+		res, err = s.Receive(ctx, nil, stockroom.Receipt{PartNo: items[item], Owner: owner, ReceiveRequest: stockroom.ReceiveRequest{
 			WID: wid, Spot: []string{"A", "B"}[rng.IntN(2)], Units: units}}, e)
 		o.txID = res.TransactionID
 		if err == nil {
-			m.addLot(res.RecNo, item, wid, false)
+			m.addLot(res.RecNo, mixLot{item, wid, owner}, false)
 			deltas[wid] = units
 		}
 	case opIssue:
 		units := u(int64(1 + rng.IntN(6)))
 		var res stockroom.DrawResult
-		res, err = s.Withdraw(ctx, nil, stockroom.Withdrawal{Type: stockroom.TxIssue, PartNo: items[item], WID: wid, Units: units}, e)
+		res, err = s.Withdraw(ctx, nil, stockroom.Withdrawal{Type: stockroom.TxIssue, PartNo: items[item], WID: wid, Units: units, Owner: owner}, e)
 		o.txID = res.TransactionID
 		if err == nil {
-			o.fromMov = m.drewMoved(res.Lines)
+			o.fromMov = m.drewMoved(ref, owner, res.Lines)
 			deltas[wid] = units.Neg()
 		}
 	case opMoveAcross, opMoveWithin, opMoveByRec:
 		w := stockroom.Withdrawal{Type: stockroom.TxMove, PartNo: items[item], WID: wid, Units: u(int64(1 + rng.IntN(5))),
-			ToWID: wid, ToSpot: []string{"A", "B", "M"}[rng.IntN(3)]}
+			ToWID: wid, ToSpot: []string{"A", "B", "M"}[rng.IntN(3)], Owner: owner}
 		if op == opMoveAcross {
 			w.ToWID = 1 + (wid+int64(rng.IntN(2)))%3 // one of the other two
 		}
@@ -208,19 +234,20 @@ func (s *stockDB) mixStep(m *mixState, items []int64, rng *rand.Rand, ref string
 			if !ok {
 				return nil
 			}
-			item = lot.item
-			w.RecNo, w.PartNo, w.WID, w.ToWID = recNo, items[item], lot.wid, 1+rng.Int64N(3)
+			item, owner = lot.item, lot.owner
+			w.RecNo, w.PartNo, w.WID, w.ToWID, w.Owner = recNo, items[item], lot.wid, 1+rng.Int64N(3), owner
 			w.Units, w.ToSpot = u(int64(1+rng.IntN(2))), "R"
 		}
 		var res stockroom.DrawResult
 		res, err = s.Withdraw(ctx, nil, w, e)
 		o.txID = res.TransactionID
 		if err == nil {
+			m.drewMoved(ref, owner, res.Lines)
 			for _, d := range res.Lines {
 				if d.SplitRecNo() != 0 {
-					m.addLot(d.SplitRecNo(), item, w.ToWID, true)
+					m.addLot(d.SplitRecNo(), mixLot{item, w.ToWID, owner}, true)
 				} else {
-					m.addLot(d.RecNo, item, w.ToWID, true)
+					m.addLot(d.RecNo, mixLot{item, w.ToWID, owner}, true)
 				}
 			}
 			deltas[w.WID] = deltas[w.WID].Sub(w.Units)
@@ -245,7 +272,7 @@ func (s *stockDB) mixStep(m *mixState, items []int64, rng *rand.Rand, ref string
 	default:
 		return fmt.Errorf("%s %s: %w", op, ref, err)
 	}
-	m.record(o, item, deltas)
+	m.record(o, item, owner, deltas)
 	return nil
 }
 

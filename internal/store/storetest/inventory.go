@@ -395,6 +395,7 @@ func (h *harness) testInventory(t *testing.T) {
 		}
 	})
 	t.Run("ConcurrentTransactionsKeepInvariants", h.testInventoryConcurrency)
+	t.Run("ConcurrentTransactionsOfOwnersKeepInvariants", h.testOwnerConcurrency)
 	t.Run("RoundTrips", h.testRoundTrips)
 }
 
