@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -200,6 +201,7 @@ func detailFields(v map[string]any) []string {
 	for k := range d {
 		out = append(out, k)
 	}
+	slices.Sort(out)
 	return out
 }
 

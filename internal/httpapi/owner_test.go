@@ -116,6 +116,15 @@ func testUnknownOwnerIsAValidationError(t *testing.T, a *api, admin, limited str
 				t.Errorf("%s with owner %v: details name %v, want owner", path, owner, f)
 			}
 		}
+		// A field's problem, so reported with the others, before scope and
+		// existence: an unknown item does not hide it, nor a bad unit count.
+		for path, body := range stockWrites(owner) {
+			body["itemID"], body["units"] = "NO-SUCH-ITEM", 0
+			v := wantError(t, a.send(t, "POST", "/api/v1/Inventory/"+path, admin, body), 400, stockroom.EINVALID)
+			if f := detailFields(v); !slices.Equal(f, []string{"owner", "units"}) {
+				t.Errorf("%s with owner %v and units 0 of an unknown item: details name %v, want owner and units", path, owner, f)
+			}
+		}
 		for _, list := range ownerLists {
 			v := wantError(t, a.get(t, fmt.Sprintf("%s?owner=%v", list, owner), admin), 400, stockroom.EINVALID)
 			if f := detailFields(v); !slices.Equal(f, []string{"owner"}) {

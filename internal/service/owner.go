@@ -11,37 +11,56 @@ import (
 // resolves the owner a request names and checks it against the client's
 // owner scope, the one place that does.
 
-// resolveOwner turns an owner reference into a customerID (0, the house,
-// as it is). An owner the client may not see is 403 whether or not it
-// exists, so a client limited to owners learns nothing of other customers;
-// for any other client a reference to no customer is a validation problem,
-// added to v (the result is then 0).
-func (s *Service) resolveOwner(ctx context.Context, p *stockroom.Principal, v *stockroom.Validation, ref stockroom.OwnerRef) (int64, error) {
-	id := ref.ID
+// ownerChoice is the owner a request names, resolved while its fields are
+// validated; whether the client may name it is judged later, beside
+// warehouse scope (contract §2).
+type ownerChoice struct {
+	named  bool  // the request names an owner
+	id     int64 // the customerID named (0: the house)
+	hidden bool  // an owner the client may not see, or none it could see
+}
+
+// nameOwner resolves an owner reference into a customerID (0, the house, as
+// it is). For a client of every owner, a reference to no customer is a
+// problem of the field, added to v with the others; a client limited to
+// owners is refused any owner outside them, existing or not, so that it
+// learns nothing of other customers (see authorize).
+func (s *Service) nameOwner(ctx context.Context, p *stockroom.Principal, v *stockroom.Validation, ref *stockroom.OwnerRef) (ownerChoice, error) {
+	if ref == nil || v.Has("owner") {
+		return ownerChoice{}, nil
+	}
+	c := ownerChoice{named: true, id: ref.ID}
 	var err error
 	switch {
 	case ref.ShortID != "":
-		var c stockroom.Party
-		c, err = s.db.FindPartyByShortID(ctx, stockroom.Customer, ref.ShortID)
-		id = c.ID
-	case id < 0 || id > stockroom.MaxWarehouseID:
+		var party stockroom.Party
+		party, err = s.db.FindPartyByShortID(ctx, stockroom.Customer, ref.ShortID)
+		c.id = party.ID
+	case c.id < 0 || c.id > stockroom.MaxWarehouseID:
 		err = stockroom.ErrNotFound
-	case id != stockroom.HouseOwner:
+	case c.id != stockroom.HouseOwner:
 		var known bool
-		if known, err = s.isParty(ctx, stockroom.Customer, id); err == nil && !known {
+		if known, err = s.isParty(ctx, stockroom.Customer, c.id); err == nil && !known {
 			err = stockroom.ErrNotFound
 		}
 	}
 	switch {
 	case err != nil && !errors.Is(err, stockroom.ErrNotFound):
-		return 0, err
-	case !p.Owners.All && (err != nil || !p.Owners.Contains(id)):
-		return 0, stockroom.Errorf(stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope)
+		return c, err
+	case !p.Owners.All:
+		c.hidden = err != nil || !p.Owners.Contains(c.id)
 	case err != nil:
 		v.Add("owner", "is not a customer: give a customerID or customer ShortID (see GET /Customer), or 0 for the house's own stock")
-		return 0, nil
 	}
-	return id, nil
+	return c, nil
+}
+
+// authorize refuses a named owner the client may not see.
+func (c ownerChoice) authorize() error {
+	if c.hidden {
+		return stockroom.Errorf(stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope)
+	}
+	return nil
 }
 
 // isParty reports whether id is a customer or vendor of the kind, whatever
@@ -81,30 +100,29 @@ func (s *Service) ownerView(ctx context.Context, p *stockroom.Principal, ref *st
 		return &p.Owners, nil
 	}
 	var v stockroom.Validation
-	id, err := s.resolveOwner(ctx, p, &v, *ref)
+	c, err := s.nameOwner(ctx, p, &v, ref)
 	if err == nil {
 		err = v.Err()
+	}
+	if err == nil {
+		err = c.authorize()
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &stockroom.Scope{IDs: []int64{id}}, nil
+	return &stockroom.Scope{IDs: []int64{c.id}}, nil
 }
 
-// stockOwner is the owner of a stock change: the request's, resolved and in
-// the client's scope, or else the item's dfltOwner as last seen (isDefault),
-// which must be in scope too; the store confirms it in the transaction.
-// A remembered default outside the client's scope is read afresh before it
-// is refused: it may have changed on another instance to one in scope, and
-// the store's confirmation never sees a request refused here.
-func (s *Service) stockOwner(ctx context.Context, p *stockroom.Principal, ref *stockroom.OwnerRef, partNo int64, fresh bool) (owner int64, isDefault bool, err error) {
-	if ref != nil {
-		var v stockroom.Validation
-		owner, err = s.resolveOwner(ctx, p, &v, *ref)
-		if err == nil {
-			err = v.Err()
-		}
-		return owner, false, err
+// stockOwner is the owner of a stock change: the one the request named
+// (resolved and authorized already), or else the item's dfltOwner as last
+// seen (isDefault), which must be in the client's scope too; the store
+// confirms it in the transaction. A remembered default outside the client's
+// scope is read afresh before it is refused: it may have changed on another
+// instance to one in scope, and the store's confirmation never sees a
+// request refused here.
+func (s *Service) stockOwner(ctx context.Context, p *stockroom.Principal, named ownerChoice, partNo int64, fresh bool) (owner int64, isDefault bool, err error) {
+	if named.named {
+		return named.id, false, nil
 	}
 	owner, ok := s.defaultOwners.get(partNo)
 	if !ok || fresh || !p.Owners.Contains(owner) {

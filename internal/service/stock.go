@@ -38,7 +38,7 @@ func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, req Reque
 	if err := s.checkParty(ctx, v, "supplier", stockroom.Vendor, r.Supplier); err != nil {
 		return none, err
 	}
-	partNo, err := s.checkStockLine(ctx, p, v, r.ReasonCode, stockroom.DirectionReceive, r.WID, r.ItemID)
+	partNo, named, err := s.checkStockLine(ctx, p, v, r.ReasonCode, stockroom.DirectionReceive, r.Owner, r.ItemID, r.WID)
 	if err != nil {
 		return none, err
 	}
@@ -57,7 +57,7 @@ func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, req Reque
 			isDefault bool
 			err       error
 		)
-		owner, isDefault, err = s.stockOwner(ctx, p, r.Owner, partNo, fresh)
+		owner, isDefault, err = s.stockOwner(ctx, p, named, partNo, fresh)
 		if err != nil {
 			return stockroom.ReceiveResult{}, err
 		}
@@ -77,10 +77,10 @@ func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, req Reque
 
 // withdraw carries out an issue or a move for the request's owner, or the
 // item's default owner, asked again if that changes meanwhile.
-func (s *Service) withdraw(ctx context.Context, p *stockroom.Principal, key *stockroom.IdempotencyKey, ref *stockroom.OwnerRef, w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroom.DrawResult, error) {
+func (s *Service) withdraw(ctx context.Context, p *stockroom.Principal, key *stockroom.IdempotencyKey, named ownerChoice, w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroom.DrawResult, error) {
 	res, err := withFreshDefault(func(fresh bool) (stockroom.DrawResult, error) {
 		var err error
-		w.Owner, w.OwnerIsDefault, err = s.stockOwner(ctx, p, ref, w.PartNo, fresh)
+		w.Owner, w.OwnerIsDefault, err = s.stockOwner(ctx, p, named, w.PartNo, fresh)
 		if err != nil {
 			return stockroom.DrawResult{}, err
 		}
@@ -103,7 +103,7 @@ func (s *Service) Issue(ctx context.Context, p *stockroom.Principal, req Request
 	if err := s.checkParty(ctx, v, "shipto", stockroom.Customer, r.ShipTo); err != nil {
 		return none, err
 	}
-	partNo, err := s.checkStockLine(ctx, p, v, r.ReasonCode, stockroom.DirectionIssue, r.WID, r.ItemID)
+	partNo, named, err := s.checkStockLine(ctx, p, v, r.ReasonCode, stockroom.DirectionIssue, r.Owner, r.ItemID, r.WID)
 	if err != nil {
 		return none, err
 	}
@@ -115,7 +115,7 @@ func (s *Service) Issue(ctx context.Context, p *stockroom.Principal, req Request
 		"serial": r.Serial, "serial2": r.Serial2, "rfidTag": r.RFIDTag, "netWeight": r.NetWeight, "shipto": r.ShipTo,
 		"prodID": r.ProdID, "recno": r.RecNo, "line": r.Line,
 	}
-	return s.withdraw(ctx, p, req.Key, r.Owner, w, s.entry(p, r.ReasonCode, r.Reference, r.Remark, details))
+	return s.withdraw(ctx, p, req.Key, named, w, s.entry(p, r.ReasonCode, r.Reference, r.Remark, details))
 }
 
 // Move relocates units within a warehouse or to another one (permission
@@ -127,16 +127,8 @@ func (s *Service) Move(ctx context.Context, p *stockroom.Principal, req Request[
 	}
 	r, v := req.In, &req.Problems
 	r.Validate(v)
-	if err := v.Err(); err != nil {
-		return none, err
-	}
 	toWID, toSpot := r.Destination()
-	for _, wid := range []int64{r.WID, toWID} {
-		if err := s.authorizeWarehouse(ctx, p, wid); err != nil {
-			return none, err
-		}
-	}
-	partNo, err := s.findPartNo(ctx, r.ItemID)
+	partNo, named, err := s.checkStockLine(ctx, p, v, 0, "", r.Owner, r.ItemID, r.WID, toWID)
 	if err != nil {
 		return none, err
 	}
@@ -155,24 +147,38 @@ func (s *Service) Move(ctx context.Context, p *stockroom.Principal, req Request[
 		w.Received = *r.Received
 		details["received"] = r.Received.Format("2006-01-02")
 	}
-	return s.withdraw(ctx, p, req.Key, r.Owner, w, s.entry(p, 0, r.Reference, "", details))
+	return s.withdraw(ctx, p, req.Key, named, w, s.entry(p, 0, r.Reference, "", details))
 }
 
-// checkStockLine makes the checks a receive and an issue share once their
-// fields are validated, in the contract's order: the reason code, which
-// must fit the direction (a field's problem, reported with the others);
-// then the warehouse's scope; then the item, resolved to its partNo.
-func (s *Service) checkStockLine(ctx context.Context, p *stockroom.Principal, v *stockroom.Validation, reason int64, dir stockroom.Direction, wid int64, itemID string) (int64, error) {
-	if err := s.checkReasonCode(ctx, v, reason, dir); err != nil {
-		return 0, err
+// checkStockLine makes the checks every stock change shares once its fields
+// are validated, in the contract's order: the reason code, which must fit
+// the direction, and the owner named, which must be a customer (problems of
+// fields, reported with the others); then the warehouses' scope; then the
+// owner's scope; then the item, resolved to its partNo. A move has no
+// reason code (reason 0, direction "").
+func (s *Service) checkStockLine(ctx context.Context, p *stockroom.Principal, v *stockroom.Validation, reason int64, dir stockroom.Direction, owner *stockroom.OwnerRef, itemID string, wids ...int64) (int64, ownerChoice, error) {
+	if reason != 0 || dir != "" {
+		if err := s.checkReasonCode(ctx, v, reason, dir); err != nil {
+			return 0, ownerChoice{}, err
+		}
+	}
+	named, err := s.nameOwner(ctx, p, v, owner)
+	if err != nil {
+		return 0, named, err
 	}
 	if err := v.Err(); err != nil {
-		return 0, err
+		return 0, named, err
 	}
-	if err := s.authorizeWarehouse(ctx, p, wid); err != nil {
-		return 0, err
+	for _, wid := range wids {
+		if err := s.authorizeWarehouse(ctx, p, wid); err != nil {
+			return 0, named, err
+		}
 	}
-	return s.findPartNo(ctx, itemID)
+	if err := named.authorize(); err != nil {
+		return 0, named, err
+	}
+	partNo, err := s.findPartNo(ctx, itemID)
+	return partNo, named, err
 }
 
 // HoldRequest names the lot of a hold or release.
