@@ -107,26 +107,23 @@ func (s Scope) String() string {
 
 // ParseScope parses a comma-separated list of warehouse ids, or "all".
 func ParseScope(s string) (Scope, error) {
-	s = strings.TrimSpace(s)
-	if strings.EqualFold(s, "all") {
-		return Scope{All: true}, nil
-	}
-	var ids []int64
-	for f := range strings.SplitSeq(s, ",") {
-		f = strings.TrimSpace(f)
-		n, err := strconv.ParseInt(f, 10, 64)
-		if err != nil || n < 1 || n > MaxWarehouseID {
-			return Scope{}, fmt.Errorf("invalid warehouse id %q (want a list of ids from 1 to %d, or all)", f, MaxWarehouseID)
-		}
-		ids = append(ids, n)
-	}
-	slices.Sort(ids)
-	return Scope{IDs: slices.Compact(ids)}, nil
+	return parseScope(s, 1, func(f string) error {
+		return fmt.Errorf("invalid warehouse id %q (want a list of ids from 1 to %d, or all)", f, MaxWarehouseID)
+	})
 }
 
 // ParseOwners parses a comma-separated list of owners (customerIDs, 0 for
 // the house's own stock), or "all".
 func ParseOwners(s string) (Scope, error) {
+	return parseScope(s, 0, func(f string) error {
+		return fmt.Errorf("invalid owner %q (want a list of customerIDs, 0 for the house's own stock, or all)", f)
+	})
+}
+
+// parseScope parses "all" or a comma-separated list of ids from least to
+// MaxWarehouseID, sorted and without repeats; bad says what is wrong with a
+// field that is not such an id.
+func parseScope(s string, least int64, bad func(field string) error) (Scope, error) {
 	s = strings.TrimSpace(s)
 	if strings.EqualFold(s, "all") {
 		return Scope{All: true}, nil
@@ -135,8 +132,8 @@ func ParseOwners(s string) (Scope, error) {
 	for f := range strings.SplitSeq(s, ",") {
 		f = strings.TrimSpace(f)
 		n, err := strconv.ParseInt(f, 10, 64)
-		if err != nil || n < 0 || n > MaxWarehouseID {
-			return Scope{}, fmt.Errorf("invalid owner %q (want a list of customerIDs, 0 for the house's own stock, or all)", f)
+		if err != nil || n < least || n > MaxWarehouseID {
+			return Scope{}, bad(f)
 		}
 		ids = append(ids, n)
 	}

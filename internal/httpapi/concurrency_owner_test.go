@@ -3,8 +3,6 @@ package httpapi_test
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
-	"sync"
 	"testing"
 
 	"github.com/stockroom/stockroom"
@@ -28,20 +26,7 @@ func TestConcurrentStockOfOwnersOverHTTP(t *testing.T) {
 		items := []string{"ITEM-A", "ITEM-B", "ITEM-C"}
 		owners := []int64{stockroom.HouseOwner, ownerA, ownerB}
 		m := newHTTPMix(owners...)
-		const workers, each = 16, 60
-		var wg sync.WaitGroup
-		for g := range workers {
-			wg.Go(func() {
-				rng := rand.New(rand.NewPCG(uint64(g), 30))
-				for i := range each {
-					if err := a.mixStep(tok, m, items, rng, fmt.Sprintf("g%d-%d", g, i)); err != nil {
-						t.Error(err)
-						return
-					}
-				}
-			})
-		}
-		wg.Wait()
+		a.runMix(t, tok, m, items, 16, 60, 30)
 		if t.Failed() {
 			return
 		}

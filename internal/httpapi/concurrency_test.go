@@ -151,20 +151,7 @@ func TestConcurrentStockOverHTTP(t *testing.T) {
 		a.createItem(t, tok, map[string]any{"shortID": "ITEM-C"})
 		items := []string{"ITEM-A", "ITEM-B", "ITEM-C"}
 		m := newHTTPMix()
-		const workers, each = 16, 50
-		var wg sync.WaitGroup
-		for g := range workers {
-			wg.Go(func() {
-				rng := rand.New(rand.NewPCG(uint64(g), 20))
-				for i := range each {
-					if err := a.mixStep(tok, m, items, rng, fmt.Sprintf("g%d-%d", g, i)); err != nil {
-						t.Error(err)
-						return
-					}
-				}
-			})
-		}
-		wg.Wait()
+		a.runMix(t, tok, m, items, 16, 50, 20)
 		if t.Failed() {
 			return
 		}
@@ -395,4 +382,22 @@ func checkHTTPMix(t *testing.T, outcomes []httpOutcome) {
 	if fromMoved == 0 {
 		t.Error("no issue drew from moved stock")
 	}
+}
+
+// runMix runs workers goroutines of each random steps of the mix over the
+// items, with random numbers from seed, and waits for them.
+func (a *api) runMix(t *testing.T, tok string, m *httpMix, items []string, workers, each int, seed uint64) {
+	var wg sync.WaitGroup
+	for g := range workers {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(g), seed))
+			for i := range each {
+				if err := a.mixStep(tok, m, items, rng, fmt.Sprintf("g%d-%d", g, i)); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -162,20 +162,7 @@ func (h *harness) testInventoryConcurrency(t *testing.T) {
 	must(t, s.CreateItem(ctx, nil, &c))
 	items := []int64{s.a.PartNo, s.b.PartNo, c.PartNo}
 	m := newMixState()
-	const workers, each = 16, 50
-	var wg sync.WaitGroup
-	for g := range workers {
-		wg.Go(func() {
-			rng := rand.New(rand.NewPCG(uint64(g), 10))
-			for i := range each {
-				if err := s.mixStep(m, items, rng, fmt.Sprintf("g%d-%d", g, i)); err != nil {
-					t.Error(err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
+	s.runMix(m, items, 16, 50, 10)
 	if t.Failed() {
 		return
 	}
@@ -352,4 +339,22 @@ func checkMix(t *testing.T, outcomes []outcome) {
 	if fromMoved == 0 {
 		t.Error("no issue drew from moved stock")
 	}
+}
+
+// runMix runs workers goroutines of each random steps of the mix over the
+// items, with random numbers from seed, and waits for them.
+func (s *stockDB) runMix(m *mixState, items []int64, workers, each int, seed uint64) {
+	var wg sync.WaitGroup
+	for g := range workers {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(g), seed))
+			for i := range each {
+				if err := s.mixStep(m, items, rng, fmt.Sprintf("g%d-%d", g, i)); err != nil {
+					s.t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -1,9 +1,6 @@
 package storetest
 
 import (
-	"fmt"
-	"math/rand/v2"
-	"sync"
 	"testing"
 
 	"github.com/stockroom/stockroom"
@@ -27,20 +24,7 @@ func (h *harness) testOwnerConcurrency(t *testing.T) {
 	}
 	items := []int64{s.a.PartNo, s.b.PartNo, c.PartNo}
 	m := newMixState(owners...)
-	const workers, each = 16, 60
-	var wg sync.WaitGroup
-	for g := range workers {
-		wg.Go(func() {
-			rng := rand.New(rand.NewPCG(uint64(g), 40))
-			for i := range each {
-				if err := s.mixStep(m, items, rng, fmt.Sprintf("g%d-%d", g, i)); err != nil {
-					t.Error(err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
+	s.runMix(m, items, 16, 60, 40)
 	if t.Failed() {
 		return
 	}
