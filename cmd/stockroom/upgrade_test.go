@@ -243,3 +243,40 @@ func checkDown(t *testing.T, bin, dsn string) {
 		t.Fatalf("audit after migrating down and up again: %s", out)
 	}
 }
+
+// TestDemoSpreadsLotsOverOwners: `demo --owners` spreads each item's lots in
+// each warehouse over every owner given, and refuses an owner that is not a
+// customer.
+func TestDemoSpreadsLotsOverOwners(t *testing.T) {
+	for _, engine := range testdb.Engines(t) {
+		t.Run(engine, func(t *testing.T) {
+			dsn := testdb.DSN(t, engine)
+			mustAdmin(t, dsn, "migrate")
+			addCustomer(t, dsn, 5)
+			addCustomer(t, dsn, 6)
+			out := mustAdmin(t, dsn, "demo", "--items", "4", "--lots", "48", "--warehouses", "2", "--owners", "6,0,5")
+			if !strings.Contains(out, "demo lots: 48 received into warehouses 1..2 for owners 0,5,6") {
+				t.Fatalf("demo: %q", out)
+			}
+			db := rawDB(t, engine, dsn)
+			for query, want := range map[string]int64{
+				`SELECT COUNT(DISTINCT owner) FROM lots`: 3,
+				`SELECT COUNT(*) FROM (SELECT part_no, wid FROM lots GROUP BY part_no, wid HAVING COUNT(DISTINCT owner) = 3) g`: 8,
+				`SELECT COUNT(*) FROM owner_levels WHERE owner IN (0, 5, 6)`:                                                    24,
+			} {
+				if n := queryInt(t, db, query); n != want {
+					t.Errorf("%s: %d, want %d", query, n, want)
+				}
+			}
+			if out := mustAdmin(t, dsn, "audit"); !strings.Contains(out, "every invariant holds") {
+				t.Fatalf("audit after demo --owners: %s", out)
+			}
+			if code, _, errOut := admin(t, dsn, "demo", "--items", "4", "--lots", "3", "--owners", "9"); code != 1 || !strings.Contains(errOut, "must be an existing, active customer") {
+				t.Errorf("demo --owners 9 (no such customer): exit %d, %q", code, errOut)
+			}
+			if code, _, errOut := admin(t, dsn, "demo", "--lots", "3", "--owners", "all"); code != 2 || !strings.Contains(errOut, "--owners") {
+				t.Errorf("demo --owners all: exit %d, %q", code, errOut)
+			}
+		})
+	}
+}
