@@ -1,24 +1,39 @@
 #!/usr/bin/env bash
-# Inventory benchmark (issues 4 and 11). Loads ITEMS demo items (default
-# 10,000) and LOTS lots (default 1,000,000) over WAREHOUSES warehouses
-# (default 5) into a fresh PostgreSQL database, starts the server on it, and
-# measures with wrk at 16 connections: receive, issue and move transactions
-# per second and the first page of GET /Inventory and GET
-# /Inventory/StockLevels. In the same run it measures pgbench's built-in
-# tpcb-like transaction at 16 clients on the same PostgreSQL, the database's
-# own ceiling for a small write transaction, and ends with the invariant
-# audit of everything the load did.
+# Inventory benchmark (issues 4 and 11, owners). Loads ITEMS demo items
+# (default 10,000) and LOTS lots (default 1,000,000) over WAREHOUSES
+# warehouses (default 5) and OWNERS customers (default 3; each item's lots
+# in each warehouse are spread over all of them) into a fresh PostgreSQL
+# database, starts the server on it, and measures with wrk at 16
+# connections: receive, issue and move transactions per second, each
+# request naming one of the owners at random, and the first page of GET
+# /Inventory and GET /Inventory/StockLevels; then the median of a lone
+# request for StockLevels page 1, summed over owners and with ?owner=2. In
+# the same run it measures pgbench's built-in tpcb-like transaction at 16
+# clients on the same PostgreSQL, the database's own ceiling for a small
+# write transaction, and ends with the invariant audit of everything the
+# load did.
 #
-# BASE=<git revision> compares this tree with that revision back to back:
-# the base binary loads the data, the database is cloned (CREATE DATABASE
-# ... TEMPLATE), each binary serves its copy, and receive, issue and move are
-# measured base, head, base, head ... for ROUNDS rounds (default 3), so the
-# difference can be read against the spread between rounds of one binary.
+# The customers are inserted with SQL (parties 1..OWNERS, BENCH-1 ...):
+# the load needs them before any server runs.
+#
+# BASE=<git revision> compares this tree with that revision back to back on
+# the same rows: this tree's binary loads the data, the database is cloned
+# (CREATE DATABASE ... TEMPLATE), and the clone is taken back to the base's
+# schema by running, newest first, the Down section of each migration the
+# base lacks (for a base before owners: migration 7, after which every lot
+# is the house's, as that build knows no owners). A base binary does not
+# refuse a newer schema on serve, but it would write lots and levels
+# without owners and draw across them, breaking the newer schema's
+# invariants, so it is not run on one. Each binary serves its copy, and
+# receive, issue and move are measured base, head, base, head ... for
+# ROUNDS rounds (default 3), so the difference can be read against the
+# spread between rounds of one binary; the head's requests name an owner,
+# the base's none.
 #
 #   bash bench/inventory.sh             # from the repository root
-#   LOTS=100000 DURATION=5s bash bench/inventory.sh
+#   ITEMS=1000 LOTS=30000 WAREHOUSES=2 DURATION=3s bash bench/inventory.sh
 #   REUSE=1 bash bench/inventory.sh     # measure again on the last run's data
-#   BASE=fc0b0cf ROUNDS=3 bash bench/inventory.sh
+#   BASE=05d6bbe ROUNDS=3 bash bench/inventory.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -26,22 +41,74 @@ source bench/lib.sh
 ITEMS=${ITEMS:-10000}
 LOTS=${LOTS:-1000000}
 WAREHOUSES=${WAREHOUSES:-5}
+OWNERS=${OWNERS:-3}
 BASE=${BASE:-}
 ROUNDS=${ROUNDS:-3}
+OWNER_LIST=$(seq -s, 1 "$OWNERS")
 need_wrk
 build
 
-# load DSN BINARY: a fresh load of the demo data, vacuumed and checkpointed
-# so that what is measured is the steady state, not the load's write-back.
-load() {
-  "$2" migrate --db "$1" >/dev/null
-  echo "loading $ITEMS items and $LOTS lots over $WAREHOUSES warehouses"
-  time "$2" demo --items "$ITEMS" --lots "$LOTS" --warehouses "$WAREHOUSES" --db "$1" 2>&1 | tail -1
-  psql "${1%%\?*}" -qc "VACUUM ANALYZE" -c "CHECKPOINT" >/dev/null
+# add_customers DSN: customers 1..OWNERS, inserted as POST /Customer would
+# store them (the load runs before any server), and the id sequence moved
+# past them.
+add_customers() {
+  psql "${1%%\?*}" -q -v ON_ERROR_STOP=1 -v n="$OWNERS" >/dev/null <<'SQL'
+INSERT INTO parties (id, kind, short_id, short_id_key, name, address1, address2, city, state, zip, country,
+    phone, fax, email, contact, active, created, modified)
+SELECT g, 'customer', 'BENCH-' || g, 'bench-' || g, 'Bench customer ' || g, '', '', '', '', '', '', '', '', '', '',
+    TRUE, CAST(EXTRACT(EPOCH FROM now()) * 1000000 AS BIGINT), CAST(EXTRACT(EPOCH FROM now()) * 1000000 AS BIGINT)
+FROM generate_series(1, :n) g;
+SELECT setval(pg_get_serial_sequence('parties', 'id'), :n);
+SQL
 }
 
-stock() { # OP NAME: wrk on one stock operation of the server at $PORT
-  measure "$2" -s bench/stock.lua "http://127.0.0.1:$PORT/" -- "$TOKEN" "$1" "$ITEMS" "$WAREHOUSES"
+# settle DSN: vacuumed and checkpointed, so that what is measured is the
+# steady state, not the load's write-back.
+settle() { psql "${1%%\?*}" -qc "VACUUM ANALYZE" -c "CHECKPOINT" >/dev/null; }
+
+# load DSN: a fresh load of the demo data by this tree's binary.
+load() {
+  "$OUT/stockroom" migrate --db "$1" >/dev/null
+  add_customers "$1"
+  echo "loading $ITEMS items and $LOTS lots over $WAREHOUSES warehouses and owners $OWNER_LIST"
+  time "$OUT/stockroom" demo --items "$ITEMS" --lots "$LOTS" --warehouses "$WAREHOUSES" --owners "$OWNER_LIST" \
+    --db "$1" 2>&1 | tail -1
+  settle "$1"
+}
+
+# schema_version REV: the newest migration of git revision REV.
+schema_version() {
+  git ls-tree --name-only "$1" internal/store/migrations/postgres/ |
+    sed -n 's|.*/0*\([0-9][0-9]*\)_[^/]*\.sql$|\1|p' | sort -n | tail -1
+}
+
+# downgrade DSN REV: take the database back to the schema of revision REV
+# by running, newest first, the Down section of each of this tree's
+# migrations that REV does not have (the statements goose would run), each
+# with the removal of its version, in one transaction.
+downgrade() {
+  local want f v
+  want=$(schema_version "$2")
+  for f in $(ls -r internal/store/migrations/postgres/*.sql); do
+    v=$(basename "$f" | sed 's/_.*//; s/^0*//')
+    [ "$v" -gt "$want" ] || continue
+    echo "base copy: migration $v down"
+    { sed -n '/^-- +goose Down/,$p' "$f"; echo "DELETE FROM goose_db_version WHERE version_id = $v;"; } |
+      PGOPTIONS=--client-min-messages=warning psql "${1%%\?*}" -q -1 -v ON_ERROR_STOP=1 >/dev/null
+  done
+  settle "$1"
+}
+
+stock() { # OP NAME [OWNERS]: wrk on one stock operation of the server at $PORT
+  measure "$2" -s bench/stock.lua "http://127.0.0.1:$PORT/" -- "$TOKEN" "$1" "$ITEMS" "$WAREHOUSES" "${3:-}"
+}
+
+# levels NAME-SUFFIX: the median of a lone request for StockLevels page 1,
+# summed over owners and (for a build with owners) with ?owner=2.
+levels() {
+  local url="http://127.0.0.1:$PORT/api/v1/Inventory/StockLevels"
+  measure_at 1 "StockLevels p1 $1" "$url"
+  [ -z "${2:-}" ] || measure_at 1 "StockLevels?owner=2 p1 $1" "$url?owner=2"
 }
 
 pgbench_tps() {
@@ -62,27 +129,33 @@ if [ -n "$BASE" ]; then
   [ -z "$(git status --porcelain)" ] || HEAD_REV="$HEAD_REV+changes"
   HEADOUT=$(cd "$OUT" && pwd) BASEOUT=$(cd "$OUT" && pwd)/base
   mkdir -p "$BASEOUT"
+  rm -f "$HEADOUT"/wrk-StockLevels_* "$BASEOUT"/wrk-StockLevels_*
   build_rev "$BASE_REV" "$BASEOUT/stockroom"
   DSN=$(fresh_db stockroom_bench_inventory)
-  load "$DSN" "$BASEOUT/stockroom"
+  load "$DSN"
   PGOPTIONS=--client-min-messages=warning psql "$PGBASE/postgres" -q \
-    -c "DROP DATABASE IF EXISTS stockroom_bench_inventory_head" \
-    -c "CREATE DATABASE stockroom_bench_inventory_head TEMPLATE stockroom_bench_inventory" >/dev/null
-  HEADDSN="$PGBASE/stockroom_bench_inventory_head?sslmode=disable"
-  OUT=$BASEOUT start_server "$DSN"
+    -c "DROP DATABASE IF EXISTS stockroom_bench_inventory_base" \
+    -c "CREATE DATABASE stockroom_bench_inventory_base TEMPLATE stockroom_bench_inventory" >/dev/null
+  BASEDSN="$PGBASE/stockroom_bench_inventory_base?sslmode=disable"
+  downgrade "$BASEDSN" "$BASE_REV"
+  BASE_OWNERS=""  # a base before owners (migration 7) takes no owner field
+  [ "$(schema_version "$BASE_REV")" -lt 7 ] || BASE_OWNERS=$OWNER_LIST
+  OUT=$BASEOUT start_server "$BASEDSN"
   BASEPID=$SERVER_PID BASETOKEN=$TOKEN BASEPORT=$PORT
-  PORT=$((PORT + 1)) OUT=$HEADOUT start_server "$HEADDSN"
+  PORT=$((PORT + 1)) OUT=$HEADOUT start_server "$DSN"
   HEADPID=$SERVER_PID HEADTOKEN=$TOKEN HEADPORT=$((PORT + 1))
   trap 'kill $BASEPID $HEADPID 2>/dev/null || true' EXIT
   echo
-  echo "items: $ITEMS, lots: $LOTS, warehouses: $WAREHOUSES; 16 connections, ${DURATION:-10s} each (wrk);" \
+  echo "items: $ITEMS, lots: $LOTS, warehouses: $WAREHOUSES, owners: $OWNER_LIST; 16 connections, ${DURATION:-10s} each (wrk);" \
     "base $BASE_REV, head $HEAD_REV, $ROUNDS rounds"
   for round in $(seq 1 "$ROUNDS"); do
     for op in receive issue move; do
-      OUT=$BASEOUT PORT=$BASEPORT TOKEN=$BASETOKEN stock "$op" "$op base r$round"
-      OUT=$HEADOUT PORT=$HEADPORT TOKEN=$HEADTOKEN stock "$op" "$op head r$round"
+      OUT=$BASEOUT PORT=$BASEPORT TOKEN=$BASETOKEN stock "$op" "$op base r$round" "$BASE_OWNERS"
+      OUT=$HEADOUT PORT=$HEADPORT TOKEN=$HEADTOKEN stock "$op" "$op head r$round" "$OWNER_LIST"
     done
   done
+  OUT=$BASEOUT PORT=$BASEPORT TOKEN=$BASETOKEN levels base "$BASE_OWNERS"
+  OUT=$HEADOUT PORT=$HEADPORT TOKEN=$HEADTOKEN levels head owners
   kill "$BASEPID" "$HEADPID"; wait "$BASEPID" "$HEADPID" 2>/dev/null || true
   OUT=$HEADOUT pgbench_tps
   echo
@@ -97,30 +170,36 @@ if [ -n "$BASE" ]; then
       }'
     done
   done
+  for name in StockLevels_p1_base StockLevels_owner_2_p1_base StockLevels_p1_head StockLevels_owner_2_p1_head; do
+    dir=$HEADOUT; [ "${name%_base}" = "$name" ] || dir=$BASEOUT
+    [ -f "$dir/wrk-$name.txt" ] || continue
+    printf '%-28s median %8.3f ms (goal < 10 ms)\n' "$name" "$(wrk_ms "$dir/wrk-$name.txt" 50%)"
+  done
   echo
-  printf 'base: '; "$BASEOUT/stockroom" audit --db "$DSN"
-  printf 'head: '; "$HEADOUT/stockroom" audit --db "$HEADDSN"
+  printf 'base: '; "$BASEOUT/stockroom" audit --db "$BASEDSN"
+  printf 'head: '; "$HEADOUT/stockroom" audit --db "$DSN"
   exit 0
 fi
 
 if [ -n "${REUSE:-}" ]; then
   DSN="$PGBASE/stockroom_bench_inventory?sslmode=disable"
   "$OUT/stockroom" migrate --db "$DSN" >/dev/null
-  psql "${DSN%%\?*}" -qc "VACUUM ANALYZE" -c "CHECKPOINT" >/dev/null
+  settle "$DSN"
 else
   DSN=$(fresh_db stockroom_bench_inventory)
-  load "$DSN" "$OUT/stockroom"
+  load "$DSN"
 fi
 start_server "$DSN"
 
 BASEURL="http://127.0.0.1:$PORT/api/v1"
 echo
-echo "items: $ITEMS, lots: $LOTS, warehouses: $WAREHOUSES; 16 connections, ${DURATION:-10s} each (wrk)"
-stock receive "POST /Inventory/Receive"
-stock issue "POST /Inventory/Issue"
-stock move "POST /Inventory/Move"
+echo "items: $ITEMS, lots: $LOTS, warehouses: $WAREHOUSES, owners: $OWNER_LIST; 16 connections, ${DURATION:-10s} each (wrk)"
+stock receive "POST /Inventory/Receive" "$OWNER_LIST"
+stock issue "POST /Inventory/Issue" "$OWNER_LIST"
+stock move "POST /Inventory/Move" "$OWNER_LIST"
 measure "GET /Inventory page 1" "$BASEURL/Inventory"
 measure "GET /Inventory/StockLevels p1" "$BASEURL/Inventory/StockLevels"
+levels lone owners
 kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
 
 pgbench_tps
@@ -128,6 +207,9 @@ echo
 for op in Receive Issue Move; do
   awk -v op="$op" -v r="$(rps "$OUT/wrk-POST__Inventory_$op.txt")" -v p="$PGTPS" \
     'BEGIN { printf "%-8s %8.0f tx/s = %5.1f%% of pgbench\n", op, r, 100 * r / p }'
+done
+for name in "StockLevels_p1_lone" "StockLevels_owner_2_p1_lone"; do
+  printf '%-28s median %8.3f ms (goal < 10 ms)\n' "$name" "$(wrk_ms "$OUT/wrk-$name.txt" 50%)"
 done
 echo
 "$OUT/stockroom" audit --db "$DSN"

@@ -1,10 +1,18 @@
 -- POST /Inventory/Receive, /Issue or /Move for random demo items and
 -- warehouses. Arguments: token, operation (receive|issue|move), items,
--- warehouses.
+-- warehouses, and optionally owners: a comma-separated list of owner ids,
+-- one of which each request names at random ("" or absent: no owner field,
+-- for a build without owners).
 local token, op, items, whs
+local owners = {}
 function init(args)
   token, op, items, whs = args[1], args[2], tonumber(args[3]), tonumber(args[4])
+  for o in string.gmatch(args[5] or "", "%d+") do owners[#owners + 1] = o end
   math.randomseed(os.time() + math.random(1e6))
+end
+local function owner()
+  if #owners == 0 then return "" end
+  return ',"owner":' .. owners[math.random(1, #owners)]
 end
 function request()
   local item = string.format("DEMO-%07d", math.random(1, items))
@@ -12,14 +20,14 @@ function request()
   local body, path
   if op == "receive" then
     path = "/api/v1/Inventory/Receive"
-    body = string.format('{"itemID":"%s","units":5,"wid":%d,"reasonCode":1,"spot":"R-01"}', item, wid)
+    body = string.format('{"itemID":"%s","units":5,"wid":%d,"reasonCode":1,"spot":"R-01"%s}', item, wid, owner())
   elseif op == "issue" then
     path = "/api/v1/Inventory/Issue"
-    body = string.format('{"itemID":"%s","units":1,"wid":%d,"reasonCode":20}', item, wid)
+    body = string.format('{"itemID":"%s","units":1,"wid":%d,"reasonCode":20%s}', item, wid, owner())
   else
     path = "/api/v1/Inventory/Move"
     local to = wid % whs + 1
-    body = string.format('{"itemID":"%s","units":1,"wid":%d,"shipToWid":%d,"toSpot":"M-%02d"}', item, wid, to, math.random(0, 20))
+    body = string.format('{"itemID":"%s","units":1,"wid":%d,"shipToWid":%d,"toSpot":"M-%02d"%s}', item, wid, to, math.random(0, 20), owner())
   end
   return wrk.format("POST", path, {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. token}, body)
 end

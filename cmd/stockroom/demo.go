@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -21,6 +22,8 @@ func runDemo(ctx context.Context, e env, args []string) error {
 	n := fs.Int("items", 1000, "how many demo items to have (DEMO-0000001 onwards; existing ones are kept)")
 	lots := fs.Int("lots", 0, "how many demo lots to receive, spread evenly over the items and warehouses")
 	whs := fs.Int("warehouses", 1, "how many warehouses the lots go to (warehouses 1..N, created when missing)")
+	ownerList := fs.String("owners", "0", "whose lots: comma-separated owners (customerIDs of existing customers, 0 for the house) the lots are spread over")
+	var owners []int64
 	check := func() error {
 		switch {
 		case *n < 1 || *n > 100_000_000:
@@ -30,6 +33,11 @@ func runDemo(ctx context.Context, e env, args []string) error {
 		case *whs < 1 || *whs > 1000:
 			return usageFor(fs, "--warehouses must be between 1 and 1000")
 		}
+		o, err := stockroom.ParseOwners(*ownerList)
+		if err != nil || o.All {
+			return usageFor(fs, "--owners: want a list of customerIDs, 0 for the house's own stock")
+		}
+		owners = o.IDs
 		return nil
 	}
 	return withService(ctx, e, fs, dsn, args, check, func(svc *service.Service) error {
@@ -42,7 +50,13 @@ func runDemo(ctx context.Context, e env, args []string) error {
 		if *lots == 0 {
 			return nil
 		}
-		return loadDemoLots(ctx, e, svc, *n, *lots, *whs)
+		err := loadDemoLots(ctx, e, svc, demoLots{items: *n, lots: *lots, whs: *whs, owners: owners})
+		if errors.Is(err, stockroom.ErrOwnerInactive) {
+			// Said as a plain error: describe would show only the
+			// refusal's own message, which names no owner.
+			err = fmt.Errorf("--owners %s: every owner but 0 must be an existing, active customer", *ownerList)
+		}
+		return err
 	})
 }
 
@@ -53,9 +67,37 @@ const (
 	demoLoaders  = 4
 )
 
-// loadDemoLots receives n lots spread over the first items demo items and
-// warehouses 1..whs, each recorded in the ledger as an opening balance.
-func loadDemoLots(ctx context.Context, e env, svc *service.Service, items, n, whs int) error {
+// demoLots says which lots the demo loads: lots of them, spread over the
+// first items demo items, warehouses 1..whs and the owners.
+type demoLots struct {
+	items, lots, whs int
+	owners           []int64
+}
+
+// lot returns the receipt of the i-th demo lot: lot i is of item i mod
+// items, and each item's lots go to the warehouses in turn. The owners take
+// turns too, item by item and warehouse by warehouse, so each item's lots in
+// a warehouse are spread over every owner.
+func (d demoLots) lot(i int, partNos []int64, rng *rand.Rand) stockroom.Receipt {
+	item, round := i%d.items, i/d.items
+	wid, turn := round%d.whs, round/d.whs
+	return stockroom.Receipt{
+		PartNo: partNos[item],
+		Owner:  d.owners[(item+wid+turn)%len(d.owners)],
+		ReceiveRequest: stockroom.ReceiveRequest{
+			WID:    int64(1 + wid),
+			Spot:   fmt.Sprintf("A-%02d-%02d", rng.IntN(40), rng.IntN(10)),
+			Units:  stockroom.Whole(int64(1 + rng.IntN(100))),
+			Serial: fmt.Sprintf("L%08d", i+1),
+			Price:  stockroom.FromMicros(int64(rng.IntN(100_000)) * 1000),
+		},
+	}
+}
+
+// loadDemoLots receives the demo lots, each recorded in the ledger as an
+// opening balance.
+func loadDemoLots(ctx context.Context, e env, svc *service.Service, d demoLots) error {
+	items, n, whs := d.items, d.lots, d.whs
 	for wid := 1; wid <= whs; wid++ {
 		err := svc.AddWarehouse(ctx, stockroom.Warehouse{ID: int64(wid), Name: fmt.Sprintf("Demo %d", wid)})
 		if err != nil && stockroom.ErrorCode(err) != stockroom.ECONFLICT {
@@ -89,13 +131,7 @@ func loadDemoLots(ctx context.Context, e env, svc *service.Service, items, n, wh
 				last := min(first+demoLotBatch, n)
 				batch := make([]stockroom.Receipt, 0, last-first)
 				for i := first; i < last; i++ {
-					batch = append(batch, stockroom.Receipt{PartNo: parts[i%items], ReceiveRequest: stockroom.ReceiveRequest{
-						WID:    int64(1 + (i/items)%whs),
-						Spot:   fmt.Sprintf("A-%02d-%02d", rng.IntN(40), rng.IntN(10)),
-						Units:  stockroom.Whole(int64(1 + rng.IntN(100))),
-						Serial: fmt.Sprintf("L%08d", i+1),
-						Price:  stockroom.FromMicros(int64(rng.IntN(100_000)) * 1000),
-					}})
+					batch = append(batch, d.lot(i, parts, rng))
 				}
 				if _, err := svc.ImportLots(ctx, "demo", batch); err != nil {
 					errs <- err
@@ -130,7 +166,7 @@ func loadDemoLots(ctx context.Context, e env, svc *service.Service, items, n, wh
 		return err
 	default:
 	}
-	fmt.Fprintf(e.stdout, "demo lots: %d received into warehouses 1..%d\n", n, whs)
+	fmt.Fprintf(e.stdout, "demo lots: %d received into warehouses 1..%d for owners %s\n", n, whs, stockroom.Scope{IDs: d.owners})
 	return nil
 }
 

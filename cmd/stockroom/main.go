@@ -69,7 +69,7 @@ func commands() []command {
 		{"reasoncode add", "add a reason code: --code N --description TEXT --direction receive|issue|any", runReasonCodeAdd},
 		{"reasoncode list", "list reason codes", runReasonCodeList},
 		{"audit", "check the inventory's invariants; exit status 1 on any discrepancy", runAudit},
-		{"demo", "load demo data: [--items N] [--lots N] [--warehouses W]", runDemo},
+		{"demo", "load demo data: [--items N] [--lots N] [--warehouses W] [--owners LIST]", runDemo},
 	}
 }
 

@@ -67,3 +67,18 @@ func (db *DB) Migrate(ctx context.Context) (from, to int64, err error) {
 	}
 	return from, to, nil
 }
+
+// MigrateDownForTest undoes the migrations above version, newest first, with
+// each one's Down section, as going back to an earlier release would. The
+// upgrade test uses it to prove that each Down runs and leaves a database the
+// earlier release accepts; nothing else should.
+func (db *DB) MigrateDownForTest(ctx context.Context, version int64) error {
+	p, err := db.provider()
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if _, err := p.DownTo(ctx, version); err != nil {
+		return fmt.Errorf("migrate down to %d: %w", version, db.classify(err))
+	}
+	return nil
+}
