@@ -36,6 +36,12 @@ var fuzzRoutes = []string{
 	"GET /api/v1/Warehouse",
 	"GET /api/v1/ReasonCode",
 	"POST /api/v1/Inventory/{}",
+	"GET /api/v1/Customer",
+	"GET /api/v1/Customer/{}",
+	"GET /api/v1/Vendor/{}",
+	"GET /api/v1/Category/{}",
+	"DELETE /api/v1/Customer/{}",
+	"DELETE /api/v1/Category/{}",
 }
 
 // escapeLoosely percent-encodes only what cannot stand in a request line
@@ -69,6 +75,8 @@ func FuzzQueryAndPathParameters(f *testing.F) {
 		{4, "", "itemID=%FF"}, {5, "%00", ""}, {5, "x", ""}, {6, "", "spot=A%00"}, {6, "", "serial=%C0%AF&hold=true&includeShipped=1"},
 		{7, "1", "itemID=ITEM-A"}, {7, "Receive", ""}, {7, "99999999999999999999", ""}, {8, "", "itemID=ITEM-A&includeZero=true&wid=1"},
 		{9, "2", "wid=%ED%A0%80"}, {10, "", "itemID=ITEM-A&type=receive&wid=1"}, {11, "1", ""}, {11, "%C0%AF", ""},
+		{6, "", "owner=%00"}, {8, "", "owner=-1"}, {10, "", "owner=ACME&type=issue"}, {7, "1", "owner=99999999999999999999"},
+		{15, "", "sort=shortID&modifiedSince=%FF"}, {16, "ACME", ""}, {17, "%C0%AF", ""}, {18, "-1", ""}, {19, "%00", ""}, {20, "0x10", ""},
 		{7, "", "0"}, {12, "", "page=0&pageSize=%zz"}, {13, "", "%FF=1&pagesize=1000"}, {14, "Receive", "x=%00"}, {1, "..", ""}, {7, "/Receive", ""},
 	} {
 		f.Add(s.route, s.seg, s.query)
