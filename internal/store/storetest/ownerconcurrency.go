@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/testdb"
 )
 
 // testOwnerConcurrency runs the mix of testInventoryConcurrency for two
@@ -24,7 +25,11 @@ func (h *harness) testOwnerConcurrency(t *testing.T) {
 	}
 	items := []int64{s.a.PartNo, s.b.PartNo, c.PartNo}
 	m := newMixState(owners...)
-	s.runMix(m, items, 16, 60, 40)
+	steps := 60
+	if testdb.Race { // see skipSizeUnderRace: SQLite under the race detector is slow
+		steps = 25
+	}
+	s.runMix(m, items, 16, steps, 40)
 	if t.Failed() {
 		return
 	}
