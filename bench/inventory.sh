@@ -138,6 +138,13 @@ if [ -n "$BASE" ]; then
     -c "CREATE DATABASE stockroom_bench_inventory_base TEMPLATE stockroom_bench_inventory" >/dev/null
   BASEDSN="$PGBASE/stockroom_bench_inventory_base?sslmode=disable"
   downgrade "$BASEDSN" "$BASE_REV"
+  # The downgrade rebuilt some of the base copy's indexes (lots_draw)
+  # compactly, while the head's grew through the load: rebuild both
+  # copies' lot and ledger indexes, so neither starts with tidier pages.
+  for d in "$DSN" "$BASEDSN"; do
+    psql "${d%%\?*}" -q -c "REINDEX TABLE lots" -c "REINDEX TABLE transactions" -c "REINDEX TABLE transaction_lines" >/dev/null
+    settle "$d"
+  done
   BASE_OWNERS=""  # a base before owners (migration 7) takes no owner field
   [ "$(schema_version "$BASE_REV")" -lt 7 ] || BASE_OWNERS=$OWNER_LIST
   OUT=$BASEOUT start_server "$BASEDSN"
