@@ -229,24 +229,36 @@ func (o object) owner(v *stockroom.Validation, name string) *stockroom.OwnerRef 
 		return nil
 	}
 	if b[0] == '"' {
-		s := o.str(v, name)
-		if s == nil {
-			return nil
+		if s := o.str(v, name); s != nil {
+			return ownerFromText(v, name, *s)
 		}
-		if strings.TrimSpace(*s) == "" {
-			v.Add(name, "is empty: give a customerID, 0 or a customer ShortID")
-			return nil
-		}
-		ref := stockroom.ParseOwnerRef(*s)
-		return &ref
-	}
-	n := o.int(v, name)
-	if n == nil {
 		return nil
 	}
-	if *n < 0 {
+	if n := o.int(v, name); n != nil {
+		return ownerFromID(v, name, *n)
+	}
+	return nil
+}
+
+// ownerFromText reads an owner given as text (a query parameter, a JSON
+// string): digits are a customerID, anything else a ShortID.
+func ownerFromText(v *stockroom.Validation, name, s string) *stockroom.OwnerRef {
+	if strings.TrimSpace(s) == "" {
+		v.Add(name, "is empty: give a customerID, 0 or a customer ShortID")
+		return nil
+	}
+	ref := stockroom.ParseOwnerRef(s)
+	if ref.ShortID == "" {
+		return ownerFromID(v, name, ref.ID)
+	}
+	return &ref
+}
+
+// ownerFromID reads an owner given as a customerID (0: the house).
+func ownerFromID(v *stockroom.Validation, name string, id int64) *stockroom.OwnerRef {
+	if id < 0 {
 		v.Add(name, "must be a customerID, 0 or a customer ShortID")
 		return nil
 	}
-	return &stockroom.OwnerRef{ID: *n}
+	return &stockroom.OwnerRef{ID: id}
 }

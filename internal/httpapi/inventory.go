@@ -240,12 +240,5 @@ func ownerParam(q query, v *stockroom.Validation) *stockroom.OwnerRef {
 	if !ok {
 		return nil
 	}
-	ref := stockroom.ParseOwnerRef(s)
-	if ref.ShortID == "" && ref.ID < 0 {
-		v.Add("owner", "must be a customerID, 0 or a customer ShortID")
-	}
-	if ref.ShortID == "" && ref.ID == 0 && strings.TrimSpace(s) == "" {
-		v.Add("owner", "is empty: give a customerID, 0 or a customer ShortID")
-	}
-	return &ref
+	return ownerFromText(v, "owner", s)
 }
