@@ -124,7 +124,7 @@ func (s *Service) checkCategory(ctx context.Context, v *stockroom.Validation, fi
 
 // checkItemReferences checks the records an item change names: its
 // category and subCategory, and its default owner.
-func (s *Service) checkItemReferences(ctx context.Context, p *stockroom.Principal, v *stockroom.Validation, ch stockroom.ItemChange) error {
+func (s *Service) checkItemReferences(ctx context.Context, owners stockroom.Scope, v *stockroom.Validation, ch stockroom.ItemChange) error {
 	for field, id := range map[string]*int64{"category": ch.Category, "subCategory": ch.SubCategory} {
 		if id != nil {
 			if err := s.checkCategory(ctx, v, field, *id); err != nil {
@@ -134,7 +134,7 @@ func (s *Service) checkItemReferences(ctx context.Context, p *stockroom.Principa
 	}
 	// An owner outside a limited client's owners is refused as such once
 	// the fields pass (itemOwnerInScope), whether or not it exists.
-	if ch.DfltOwner != nil && p.Owners.Contains(*ch.DfltOwner) {
+	if ch.DfltOwner != nil && owners.Contains(*ch.DfltOwner) {
 		return s.checkParty(ctx, v, "dfltOwner", stockroom.Customer, *ch.DfltOwner)
 	}
 	return nil

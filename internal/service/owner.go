@@ -94,10 +94,7 @@ func authorizeOwner(p *stockroom.Principal, owner int64) error {
 // owner).
 func (s *Service) ownerView(ctx context.Context, p *stockroom.Principal, ref *stockroom.OwnerRef) (*stockroom.Scope, error) {
 	if ref == nil {
-		if p.Owners.All {
-			return nil, nil
-		}
-		return &p.Owners, nil
+		return ownersSeen(p), nil
 	}
 	var v stockroom.Validation
 	c, err := s.nameOwner(ctx, p, &v, ref)
