@@ -61,8 +61,18 @@ func ownersAPI(t *testing.T, a *api) (admin, limitedToA string) {
 // owner, and returns the new lot's recNo.
 func (a *api) receiveFor(t *testing.T, tok string, owner any, units int) any {
 	t.Helper()
-	return a.mustPost(t, tok, "/api/v1/Inventory/Receive", map[string]any{
-		"itemID": "ITEM-A", "units": units, "wid": 1, "reasonCode": 1, "spot": "S", "owner": owner}, 201)["recNo"]
+	v := a.mustPost(t, tok, "/api/v1/Inventory/Receive", map[string]any{
+		"itemID": "ITEM-A", "units": units, "wid": 1, "reasonCode": 1, "spot": "S", "owner": owner}, 201)
+	// The new lot names its owner: the customer's name, "" for the house.
+	lot := v["lot"].(map[string]any)
+	want := ""
+	if id := lot["owner"].(float64); id != 0 {
+		want = fmt.Sprintf("Customer %d", int64(id))
+	}
+	if lot["associate"] != want {
+		t.Fatalf("receipt for owner %v: lot %v, want associate %q", owner, lot, want)
+	}
+	return v["recNo"]
 }
 
 // stockWrites are a receive, an issue and a move of ITEM-A in warehouse 1,

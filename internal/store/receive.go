@@ -39,7 +39,7 @@ func (db *DB) ReceiveMany(ctx context.Context, rs []stockroom.Receipt, e stockro
 // receiveLot inserts a lot made by a receipt, but only while its item is not
 // discontinued, its warehouse is active and its owner (a customer, $11) is
 // active: checked in the same statement, so no change slips between. It
-// returns the new row.
+// returns the new row and its owner's name (its associate).
 var receiveLot = `
 	INSERT INTO lots (associate, ` + lotColumns + `)
 	SELECT '', part_no, ` + params(2, len(lotValues(stockroom.Lot{}))) + `
@@ -49,7 +49,8 @@ var receiveLot = `
 	  AND EXISTS (SELECT 1 FROM warehouses WHERE wid = $2 AND active)
 	  AND (CAST($11 AS BIGINT) = 0 OR EXISTS (
 		SELECT 1 FROM parties WHERE id = $11 AND kind = 'customer' AND active))
-	RETURNING rec_no, ` + lotColumns
+	RETURNING rec_no, ` + lotColumns + `,
+		COALESCE((SELECT p.name FROM parties p WHERE p.id = lots.owner), '')`
 
 // receive stores the receipts' lots in three round trips on PostgreSQL
 // however many there are: the lots, ledger rows and levels, then the ledger
@@ -64,7 +65,7 @@ func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockro
 	names := t.lotNames(rs)
 	for i, r := range rs {
 		lot := r.Lot(e.Time)
-		t.queryRow(&found[i], receiveLot, append([]any{r.PartNo}, lotValues(lot)[1:]...), rows[i].dest()...)
+		t.queryRow(&found[i], receiveLot, append([]any{r.PartNo}, lotValues(lot)[1:]...), append(rows[i].dest(), &rows[i].lot.Associate)...)
 		head := ledgerHead{typ: stockroom.TxReceive, partNo: r.PartNo, wid: r.WID, owner: r.Owner, spot: r.Spot, units: r.Units, entry: e}
 		if err := t.appendHeadIf(head, &ids[i], new(bool)); err != nil {
 			return nil, err
@@ -101,12 +102,11 @@ func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockro
 
 // lotShownNames are what a receipt's lot is shown with and checked against,
 // read in the transaction that makes the lots: its item's ShortID,
-// description, state and default owner, its warehouse's name and state, its
-// owner's name.
+// description, state and default owner, its warehouse's name and state.
+// (The owner's name, the lot's associate, comes back with the lot itself.)
 type lotShownNames struct {
 	items      map[int64]*itemFacts
 	warehouses map[int64]*warehouseFacts
-	owners     map[int64]*string
 }
 
 type itemFacts struct {
@@ -120,10 +120,10 @@ type warehouseFacts struct {
 	active bool
 }
 
-// lotNames queues the reading of the names of the receipts' items,
-// warehouses and owners, available after the next flush.
+// lotNames queues the reading of the names of the receipts' items and
+// warehouses, available after the next flush.
 func (t *Tx) lotNames(rs []stockroom.Receipt) lotShownNames {
-	n := lotShownNames{items: map[int64]*itemFacts{}, warehouses: map[int64]*warehouseFacts{}, owners: map[int64]*string{}}
+	n := lotShownNames{items: map[int64]*itemFacts{}, warehouses: map[int64]*warehouseFacts{}}
 	for _, r := range rs {
 		if _, ok := n.items[r.PartNo]; !ok {
 			v := new(itemFacts)
@@ -137,11 +137,6 @@ func (t *Tx) lotNames(rs []stockroom.Receipt) lotShownNames {
 			v := new(warehouseFacts)
 			n.warehouses[r.WID] = v
 			t.queryRow(new(bool), `SELECT name, active FROM warehouses WHERE wid = $1`, []any{r.WID}, &v.name, &v.active)
-		}
-		if _, ok := n.owners[r.Owner]; !ok && r.Owner != stockroom.HouseOwner {
-			v := new(string)
-			n.owners[r.Owner] = v
-			t.queryRow(new(bool), `SELECT name FROM parties WHERE id = $1`, []any{r.Owner}, v)
 		}
 	}
 	return n
@@ -171,8 +166,5 @@ func (n lotShownNames) fill(l *stockroom.Lot) {
 	}
 	if v := n.warehouses[l.WID]; v != nil {
 		l.Warehouse = v.name
-	}
-	if v := n.owners[l.Owner]; v != nil {
-		l.Associate = *v
 	}
 }
