@@ -75,6 +75,20 @@ type Transaction struct {
 	Remark     string            `json:"remark"`
 	Details    map[string]any    `json:"details"`
 	Lines      []TransactionLine `json:"lines"`
+	// Figures are the transaction's changes to the figures of its item and
+	// owner that are not lots' units (onOrder, aSN, committed, packed), per
+	// warehouse; absent when it changed none.
+	Figures []TransactionFigure `json:"figures,omitempty"`
+}
+
+// TransactionFigure is a transaction's signed change to the order figures
+// of its item and owner in one warehouse.
+type TransactionFigure struct {
+	WID       int64 `json:"wid"`
+	OnOrder   Units `json:"onOrder"`
+	ASN       Units `json:"aSN"`
+	Committed Units `json:"committed"`
+	Packed    Units `json:"packed"`
 }
 
 // TransactionLine is one lot's signed change in a transaction.

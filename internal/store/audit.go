@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 
 	"github.com/stockroom/stockroom"
 )
@@ -19,10 +20,13 @@ import (
 //   - per item, warehouse and owner, the kept in-stock figure equals the sum
 //     of the lots' units and the sum of the ledger's signed units, and the
 //     kept on-hold figure equals the units of its held lots;
-//   - per item and warehouse, the level summed over owners equals the sum
-//     of the owners' levels;
-//   - each item's all-warehouse total, and each owner's, equals the sum of
-//     its warehouses;
+//   - per item and warehouse, every figure of the level summed over owners
+//     equals the sum of the owners' levels; each item's all-warehouse total,
+//     and each owner's, equals the sum of its warehouses;
+//   - per item, warehouse and owner, onOrder equals what open purchase
+//     lines still have due and what the ledger's figures add up to, and aSN
+//     what open transits still carry and the ledger's figures; each
+//     purchase line's units in transit are what its open notices carry;
 //   - the kept counts equal the rows they count.
 //
 // It reads everything in one snapshot; it is an operator's tool, not a hot
@@ -53,7 +57,11 @@ type auditCheck struct {
 	format string
 }
 
-var auditChecks = []auditCheck{
+var auditChecks = slices.Concat(lotChecks, levelSumChecks(), orderChecks)
+
+// lotChecks hold the lots, their ledger lines and the kept figures of their
+// units to one another.
+var lotChecks = []auditCheck{
 	{`SELECT rec_no, units FROM lots WHERE units < 0`, 1, "lot %d holds %s units"},
 	{`SELECT rec_no FROM lots WHERE units = 0 AND (active OR shipped IS NULL)`,
 		1, "lot %d is empty but is not marked inactive and shipped"},
@@ -92,27 +100,6 @@ var auditChecks = []auditCheck{
 		OR COALESCE(s.in_stock, 0) <> COALESCE(g.units, 0)
 		OR COALESCE(s.on_hold, 0) <> COALESCE(l.held, 0)`,
 		3, "item %d in warehouse %d, owner %d: inStock %s, lots %s, ledger %s; onHold %s, held lots %s"},
-	{`SELECT COALESCE(s.part_no, o.part_no), COALESCE(s.wid, o.wid), COALESCE(s.in_stock, 0), COALESCE(s.on_hold, 0),
-		COALESCE(o.in_stock, 0), COALESCE(o.on_hold, 0)
-	  FROM stock_levels s FULL OUTER JOIN (
-		SELECT part_no, wid, SUM(in_stock) AS in_stock, SUM(on_hold) AS on_hold FROM owner_levels GROUP BY part_no, wid
-	  ) o ON o.part_no = s.part_no AND o.wid = s.wid
-	  WHERE COALESCE(s.in_stock, 0) <> COALESCE(o.in_stock, 0) OR COALESCE(s.on_hold, 0) <> COALESCE(o.on_hold, 0)`,
-		2, "item %d in warehouse %d: inStock %s onHold %s, owners sum to %s and %s"},
-	{`SELECT COALESCE(t.part_no, l.part_no), COALESCE(t.owner, l.owner), COALESCE(t.in_stock, 0), COALESCE(t.on_hold, 0),
-		COALESCE(l.in_stock, 0), COALESCE(l.on_hold, 0)
-	  FROM owner_totals t FULL OUTER JOIN (
-		SELECT part_no, owner, SUM(in_stock) AS in_stock, SUM(on_hold) AS on_hold FROM owner_levels GROUP BY part_no, owner
-	  ) l ON l.part_no = t.part_no AND l.owner = t.owner
-	  WHERE COALESCE(t.in_stock, 0) <> COALESCE(l.in_stock, 0) OR COALESCE(t.on_hold, 0) <> COALESCE(l.on_hold, 0)`,
-		2, "item %d, owner %d: all-warehouse total inStock %s onHold %s, warehouses sum to %s and %s"},
-	{`SELECT COALESCE(t.part_no, l.part_no), COALESCE(t.in_stock, 0), COALESCE(t.on_hold, 0),
-		COALESCE(l.in_stock, 0), COALESCE(l.on_hold, 0)
-	  FROM stock_totals t FULL OUTER JOIN (
-		SELECT part_no, SUM(in_stock) AS in_stock, SUM(on_hold) AS on_hold FROM stock_levels GROUP BY part_no
-	  ) l ON l.part_no = t.part_no
-	  WHERE COALESCE(t.in_stock, 0) <> COALESCE(l.in_stock, 0) OR COALESCE(t.on_hold, 0) <> COALESCE(l.on_hold, 0)`,
-		1, "item %d: all-warehouse total inStock %s onHold %s, warehouses sum to %s and %s"},
 }
 
 // run reports every row the check finds.
@@ -171,10 +158,10 @@ func (db *DB) auditCounts(ctx context.Context, tx *sql.Tx, report func(string, .
 		{`SELECT 0, 0, COUNT(*) FROM lots WHERE units > 0`, func(int64, int64) string { return lotCounter(0, true) }},
 		{`SELECT wid, 0, COUNT(*) FROM lots GROUP BY wid`, func(w, _ int64) string { return lotCounter(w, false) }},
 		{`SELECT wid, 0, COUNT(*) FROM lots WHERE units > 0 GROUP BY wid`, func(w, _ int64) string { return lotCounter(w, true) }},
-		{`SELECT wid, 0, COUNT(*) FROM stock_levels WHERE in_stock <> 0 GROUP BY wid`, byWarehouse(stockedCounter)},
-		{`SELECT 0, 0, COUNT(*) FROM stock_totals WHERE in_stock <> 0`, byWarehouse(stockedCounter)},
-		{`SELECT wid, owner, COUNT(*) FROM owner_levels WHERE in_stock <> 0 GROUP BY wid, owner`, ownerStockedCounter},
-		{`SELECT 0, owner, COUNT(*) FROM owner_totals WHERE in_stock <> 0 GROUP BY owner`, ownerStockedCounter},
+		{`SELECT wid, 0, COUNT(*) FROM stock_levels WHERE ` + listedRow + ` GROUP BY wid`, byWarehouse(stockedCounter)},
+		{`SELECT 0, 0, COUNT(*) FROM stock_totals WHERE ` + listedRow, byWarehouse(stockedCounter)},
+		{`SELECT wid, owner, COUNT(*) FROM owner_levels WHERE ` + listedRow + ` GROUP BY wid, owner`, ownerStockedCounter},
+		{`SELECT 0, owner, COUNT(*) FROM owner_totals WHERE ` + listedRow + ` GROUP BY owner`, ownerStockedCounter},
 	} {
 		if err := eachRow(ctx, tx, q.query, func(r *sql.Rows) error {
 			var wid, owner, n int64

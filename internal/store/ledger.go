@@ -168,5 +168,33 @@ func (db *DB) loadLines(ctx context.Context, txs []stockroom.Transaction) error 
 		}
 		byID[id].Lines = append(byID[id].Lines, l)
 	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return db.loadFigures(ctx, byID, ph, a)
+}
+
+// loadFigures fills in the figure changes of the transactions byID, whose
+// ids are the parameters ph of a.
+func (db *DB) loadFigures(ctx context.Context, byID map[int64]*stockroom.Transaction, ph []string, a args) error {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT transaction_id, wid, on_order, asn, committed, packed
+		FROM transaction_figures
+		WHERE transaction_id IN (`+strings.Join(ph, ", ")+`)
+		ORDER BY transaction_id, wid`, a...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			id int64
+			f  stockroom.TransactionFigure
+		)
+		if err := rows.Scan(&id, &f.WID, &f.OnOrder, &f.ASN, &f.Committed, &f.Packed); err != nil {
+			return err
+		}
+		byID[id].Figures = append(byID[id].Figures, f)
+	}
 	return rows.Err()
 }

@@ -105,3 +105,52 @@ func (t *Tx) appendLines(txID int64, lines []ledgerLine) {
 			VALUES `+strings.Join(rows, ", "), args...)
 	}
 }
+
+// ledgerFigure is a transaction's change to the figures of its item and
+// owner in one warehouse that are not lots' units.
+type ledgerFigure struct {
+	wid                             int64
+	onOrder, asn, committed, packed stockroom.Units
+}
+
+// figureOf returns the ledger's record of a level change's figures that are
+// not lots' units.
+func figureOf(c levelChange) ledgerFigure {
+	return ledgerFigure{wid: c.wid, onOrder: c.onOrder, asn: c.asn, committed: c.committed, packed: c.packed}
+}
+
+// appendFigures queues the figure changes of transaction txID, one row per
+// warehouse (changes to the same warehouse are summed; all-zero rows are
+// left out).
+func (t *Tx) appendFigures(txID int64, figures []ledgerFigure) {
+	byWID := map[int64]ledgerFigure{}
+	var order []int64
+	for _, f := range figures {
+		s, ok := byWID[f.wid]
+		if !ok {
+			order = append(order, f.wid)
+			s.wid = f.wid
+		}
+		s.onOrder, s.asn = s.onOrder.Add(f.onOrder), s.asn.Add(f.asn)
+		s.committed, s.packed = s.committed.Add(f.committed), s.packed.Add(f.packed)
+		byWID[f.wid] = s
+	}
+	var (
+		rows []string
+		args []any
+	)
+	for _, wid := range order {
+		f := byWID[wid]
+		if f.onOrder.IsZero() && f.asn.IsZero() && f.committed.IsZero() && f.packed.IsZero() {
+			continue
+		}
+		rows = append(rows, "("+params(len(args)+1, len(args)+6)+")")
+		args = append(args, txID, f.wid, f.onOrder, f.asn, f.committed, f.packed)
+	}
+	if len(rows) == 0 {
+		return
+	}
+	t.exec(`
+		INSERT INTO transaction_figures (transaction_id, wid, on_order, asn, committed, packed)
+		VALUES `+strings.Join(rows, ", "), args...)
+}

@@ -24,19 +24,52 @@ import (
 type levelChange struct {
 	partNo, wid, owner int64
 	inStock, onHold    stockroom.Units
+	// committed and packed are allocated units; onOrder is due on open
+	// purchase order lines, asn on its way in open transits.
+	committed, packed, onOrder, asn stockroom.Units
+}
+
+// figures returns the change's six figures in the tables' column order.
+func (c levelChange) figures() []stockroom.Units {
+	return []stockroom.Units{c.inStock, c.onHold, c.committed, c.packed, c.onOrder, c.asn}
+}
+
+// add returns the sum of two changes to the same row.
+func (c levelChange) add(d levelChange) levelChange {
+	c.inStock, c.onHold = c.inStock.Add(d.inStock), c.onHold.Add(d.onHold)
+	c.committed, c.packed = c.committed.Add(d.committed), c.packed.Add(d.packed)
+	c.onOrder, c.asn = c.onOrder.Add(d.onOrder), c.asn.Add(d.asn)
+	return c
 }
 
 // grows reports whether the change, applied to an empty row, makes a valid
 // row: only such a change may create its row. (An upsert would not do for
 // the others: CHECK constraints judge the row proposed for insertion.)
 func (c levelChange) grows() bool {
-	return c.inStock.Sign() >= 0 && c.onHold.Sign() >= 0 && !c.inStock.Less(c.onHold)
+	for _, f := range c.figures() {
+		if f.Sign() < 0 {
+			return false
+		}
+	}
+	return !c.inStock.Less(c.onHold)
 }
 
-func (c levelChange) isZero() bool { return c.inStock.IsZero() && c.onHold.IsZero() }
+func (c levelChange) isZero() bool { return !anyNonZero(c.figures()) }
+
+func anyNonZero(fs []stockroom.Units) bool {
+	for _, f := range fs {
+		if !f.IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
+// levelFigures are the tables' figure columns, in levelChange.figures order.
+var levelFigures = []string{"in_stock", "on_hold", "committed", "packed", "on_order", "asn"}
 
 // levelGrain is one of the four tables of levels: its name and key columns.
-// Its statements change one row and return its in_stock afterwards.
+// Its statements change one row and return its figures afterwards.
 type levelGrain struct {
 	table string
 	keys  []string // key columns, in order
@@ -59,23 +92,28 @@ func newGrain(table string, byWarehouse, byOwner bool) levelGrain {
 	for i, k := range g.keys {
 		conds[i] = k + " = $" + strconv.Itoa(i+1)
 	}
-	figures := "$" + strconv.Itoa(n+1) + ", $" + strconv.Itoa(n+2)
-	mod := "$" + strconv.Itoa(n+3)
+	nf := len(levelFigures)
+	mod := "$" + strconv.Itoa(n+nf+1)
+	grown := make([]string, nf)
+	changed := make([]string, nf)
+	for i, f := range levelFigures {
+		grown[i] = f + " = " + table + "." + f + " + excluded." + f
+		changed[i] = f + " = " + f + " + $" + strconv.Itoa(n+1+i)
+	}
+	cols := strings.Join(levelFigures, ", ")
 	g.grow = `
-		INSERT INTO ` + table + ` (` + keys + `, in_stock, on_hold, committed, packed, on_order, asn, modified)
-		VALUES (` + params(1, n) + `, ` + figures + `, 0, 0, 0, 0, ` + mod + `)
+		INSERT INTO ` + table + ` (` + keys + `, ` + cols + `, modified)
+		VALUES (` + params(1, n+nf+1) + `)
 		ON CONFLICT (` + keys + `) DO UPDATE SET
-			in_stock = ` + table + `.in_stock + excluded.in_stock,
-			on_hold = ` + table + `.on_hold + excluded.on_hold,
+			` + strings.Join(grown, ",\n\t\t\t") + `,
 			modified = CASE WHEN excluded.modified > ` + table + `.modified THEN excluded.modified ELSE ` + table + `.modified + 1 END
-		RETURNING in_stock`
+		RETURNING ` + cols
 	g.change = `
 		UPDATE ` + table + ` SET
-			in_stock = in_stock + $` + strconv.Itoa(n+1) + `,
-			on_hold = on_hold + $` + strconv.Itoa(n+2) + `,
+			` + strings.Join(changed, ",\n\t\t\t") + `,
 			modified = CASE WHEN ` + mod + ` > modified THEN ` + mod + ` ELSE modified + 1 END
 		WHERE ` + strings.Join(conds, " AND ") + `
-		RETURNING in_stock`
+		RETURNING ` + cols
 	return g
 }
 
@@ -119,7 +157,7 @@ func (g levelGrain) counter(c levelChange) string {
 type levelUpdate struct {
 	changes []levelChange
 	grains  []levelGrain
-	after   []stockroom.Units
+	after   [][]stockroom.Units // each changed row's figures afterwards
 	found   []bool
 }
 
@@ -131,10 +169,7 @@ func (t *Tx) changeLevels(now time.Time, changes ...levelChange) *levelUpdate {
 		for _, c := range changes {
 			c, _ = g.key(c)
 			k := levelChange{partNo: c.partNo, wid: c.wid, owner: c.owner}
-			s := sum[k]
-			s.partNo, s.wid, s.owner = c.partNo, c.wid, c.owner
-			s.inStock, s.onHold = s.inStock.Add(c.inStock), s.onHold.Add(c.onHold)
-			sum[k] = s
+			sum[k] = k.add(sum[k]).add(c)
 		}
 		rows := make([]levelChange, 0, len(sum))
 		for _, c := range sum {
@@ -150,7 +185,7 @@ func (t *Tx) changeLevels(now time.Time, changes ...levelChange) *levelUpdate {
 			u.grains = append(u.grains, g)
 		}
 	}
-	u.after = make([]stockroom.Units, len(u.changes))
+	u.after = make([][]stockroom.Units, len(u.changes))
 	u.found = make([]bool, len(u.changes))
 	mod := micros(now)
 	for i, c := range u.changes {
@@ -160,7 +195,16 @@ func (t *Tx) changeLevels(now time.Time, changes ...levelChange) *levelUpdate {
 		if c.grows() {
 			stmt = g.grow
 		}
-		t.queryRow(&u.found[i], stmt, append(key, c.inStock, c.onHold, mod), &u.after[i])
+		args := key
+		for _, f := range c.figures() {
+			args = append(args, f)
+		}
+		u.after[i] = make([]stockroom.Units, len(levelFigures))
+		dest := make([]any, len(levelFigures))
+		for j := range dest {
+			dest[j] = &u.after[i][j]
+		}
+		t.queryRow(&u.found[i], stmt, append(args, mod), dest...)
 	}
 	return u
 }
@@ -174,21 +218,25 @@ func (u *levelUpdate) settle(counts countChanges) error {
 		if !u.found[i] {
 			return fmt.Errorf("%s row of item %d, warehouse %d, owner %d is missing", u.grains[i].table, c.partNo, c.wid, c.owner)
 		}
-		if !u.after[i].IsFigure() {
-			return stockroom.ErrFigureTooLarge
+		before := make([]stockroom.Units, len(levelFigures))
+		for j, f := range c.figures() {
+			if !u.after[i][j].IsFigure() {
+				return stockroom.ErrFigureTooLarge
+			}
+			before[j] = u.after[i][j].Sub(f)
 		}
-		counts[u.grains[i].counter(c)] += stockedChange(u.after[i].Sub(c.inStock), c.inStock)
+		counts[u.grains[i].counter(c)] += listedChange(anyNonZero(before), anyNonZero(u.after[i]))
 	}
 	return nil
 }
 
-// stockedChange is the change in "items with stock" when in_stock goes from
-// before to before+by.
-func stockedChange(before, by stockroom.Units) int64 {
-	switch after := before.Add(by); {
-	case before.IsZero() && !after.IsZero():
+// listedChange is the change in the number of listed rows (rows with any
+// figure non-zero) when a row goes from listed before to listed after.
+func listedChange(before, after bool) int64 {
+	switch {
+	case !before && after:
 		return 1
-	case !before.IsZero() && after.IsZero():
+	case before && !after:
 		return -1
 	}
 	return 0

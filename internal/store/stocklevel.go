@@ -20,6 +20,10 @@ const levelColumns = `
 
 const levelNonZero = `(s.in_stock <> 0 OR s.on_hold <> 0 OR s.committed <> 0 OR s.packed <> 0 OR s.on_order <> 0 OR s.asn <> 0)`
 
+// listedRow is levelNonZero for an unaliased row: a row a stock level list
+// shows, and the stocked counters count.
+const listedRow = `(in_stock <> 0 OR on_hold <> 0 OR committed <> 0 OR packed <> 0 OR on_order <> 0 OR asn <> 0)`
+
 var levelSort = sortSpec{
 	fields: map[string]string{
 		"partno":    "i.part_no",
@@ -65,9 +69,8 @@ func (db *DB) ListStockLevels(ctx context.Context, scope stockroom.Scope, f stoc
 		q.where = append(q.where, "(NOT i.discontinued OR "+levelNonZero+")")
 		q.counters = nil
 	} else {
-		// Until orders exist only in_stock and on_hold (never above
-		// in_stock) move, so "any figure non-zero" is "in stock", which the
-		// stocked counters count.
+		// The stocked counters count the rows with any figure non-zero
+		// (levelUpdate.settle).
 		q.from = "items i JOIN " + levels + " s ON s.part_no = i.part_no"
 		q.where = append(q.where, levelNonZero)
 	}
