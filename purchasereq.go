@@ -108,7 +108,9 @@ func (l *PurchaseLineRequest) validate(v *Validation, at string, create bool, na
 		if l.Units == nil && !v.Has(at+"units") {
 			v.Add(at+"units", "is required")
 		}
-		checkID(v, at+"warehouse", l.Warehouse, true)
+		if !v.Has(at + "wid") { // the same field, refused under the name given
+			checkID(v, at+"warehouse", l.Warehouse, true)
+		}
 	} else {
 		checkID(v, at+"lineNo", l.LineNo, false)
 		if named[l.LineNo] && !v.Has(at+"lineNo") {

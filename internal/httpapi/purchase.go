@@ -64,12 +64,18 @@ func (o object) objects(v *stockroom.Validation, name string) []object {
 			continue
 		}
 		out[i] = object{}
+		spellings := map[string][]string{}
 		for k, val := range raw {
 			lk := strings.ToLower(k)
-			if _, dup := out[i][lk]; dup {
-				v.Add(at+"."+k, "is given more than once, in different letter cases")
-			}
 			out[i][lk] = val
+			spellings[lk] = append(spellings[lk], k)
+		}
+		for _, names := range spellings {
+			for _, k := range names {
+				if len(names) > 1 {
+					v.Add(at+"."+k, "is given more than once, in different letter cases")
+				}
+			}
 		}
 	}
 	return out
