@@ -216,14 +216,20 @@ func (s *Server) handleTransactionGet(w http.ResponseWriter, r *http.Request) er
 // and bad filters are reported together.
 func validationOf(err error) stockroom.Validation {
 	var v stockroom.Validation
+	addPrefixed(&v, "", err)
+	return v
+}
+
+// addPrefixed adds the field problems of err, a validation error or nil, to
+// v under names with the given prefix (a line's "lines[2].").
+func addPrefixed(v *stockroom.Validation, prefix string, err error) {
 	if e, ok := err.(*stockroom.Error); ok {
 		for field, msgs := range e.Details {
 			for _, m := range msgs {
-				v.Add(field, m)
+				v.Add(prefix+field, m)
 			}
 		}
 	}
-	return v
 }
 
 // widParam reads ?wid=, a warehouse id (0 when absent).

@@ -63,34 +63,9 @@ func (o object) objects(v *stockroom.Validation, name string) []object {
 			v.Add(at, "must be an object")
 			continue
 		}
-		out[i] = object{}
-		spellings := map[string][]string{}
-		for k, val := range raw {
-			lk := strings.ToLower(k)
-			out[i][lk] = val
-			spellings[lk] = append(spellings[lk], k)
-		}
-		for _, names := range spellings {
-			for _, k := range names {
-				if len(names) > 1 {
-					v.Add(at+"."+k, "is given more than once, in different letter cases")
-				}
-			}
-		}
+		out[i] = newObject(raw, v, at+".")
 	}
 	return out
-}
-
-// addPrefixed adds the field problems of err, a validation error or nil, to
-// v under names with the given prefix.
-func addPrefixed(v *stockroom.Validation, prefix string, err error) {
-	if e, ok := err.(*stockroom.Error); ok {
-		for field, msgs := range e.Details {
-			for _, m := range msgs {
-				v.Add(prefix+field, m)
-			}
-		}
-	}
 }
 
 // party reads a customer or vendor named in a body: its id (a number) or
