@@ -3,6 +3,7 @@ package storetest
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -116,6 +117,13 @@ func (h *harness) testPurchasePlace(t *testing.T) {
 		t.Fatalf("ledger %+v", txs)
 	}
 	s.audit()
+	// The audit holds onOrder to the orders and the ledger.
+	must(t, s.ExecForTest(ctx, "UPDATE order_lines SET received = 1000000 WHERE line_no = 2"))
+	found, err := s.Audit(ctx)
+	must(t, err)
+	if len(found) == 0 || !strings.Contains(found[0].What, "on_order 3, open purchase lines due 2,") {
+		t.Fatalf("after a line's receipt changed behind the ledger's back, the audit found %v", found)
+	}
 }
 
 func (h *harness) testPurchaseNumbers(t *testing.T) {
