@@ -105,11 +105,14 @@ func (h *harness) testPurchaseLists(t *testing.T) {
 // what is still due, the ledger must agree, and the audit find nothing.
 func (h *harness) testPurchaseConcurrency(t *testing.T) {
 	s := h.openPurchase(t)
-	o := s.mustPlace("CC-1", line(s.a.PartNo, 1, u(150), u(1)), line(s.b.PartNo, 1, u(150), u(2)), line(s.a.PartNo, 2, u(150), u(3)))
 	workers, each := 16, 30
 	if testdb.Race {
 		each = 12
 	}
+	// 12 workers receive 2 units on average per step over 3 lines: about
+	// 8*each a line, so the order completes about two thirds through.
+	due := u(int64(5 * each))
+	o := s.mustPlace("CC-1", line(s.a.PartNo, 1, due, u(1)), line(s.b.PartNo, 1, due, u(2)), line(s.a.PartNo, 2, due, u(3)))
 	var (
 		mu       sync.Mutex
 		received = map[int64]stockroom.Units{} // line -> units of successful receipts
