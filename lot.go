@@ -71,10 +71,16 @@ const (
 	TxMove    TxType = "move"
 	TxHold    TxType = "hold"
 	TxRelease TxType = "release"
+	// TxOrder records a purchase order line placed, added or changed in
+	// units; TxOrderClose and TxOrderCancel its order closed or canceled.
+	// Their figures carry the change to onOrder.
+	TxOrder       TxType = "order"
+	TxOrderClose  TxType = "order-close"
+	TxOrderCancel TxType = "order-cancel"
 )
 
 // TxTypes lists every transaction type, in the order documentation uses.
-var TxTypes = []TxType{TxReceive, TxIssue, TxMove, TxHold, TxRelease}
+var TxTypes = []TxType{TxReceive, TxIssue, TxMove, TxHold, TxRelease, TxOrder, TxOrderClose, TxOrderCancel}
 
 // ParseTxType reads a transaction type in any letter case.
 func ParseTxType(s string) (TxType, bool) {

@@ -27,6 +27,8 @@ const (
 // PurchaseOrder is an order of stock from a vendor, with its lines when read
 // one at a time (a list leaves them out).
 type PurchaseOrder struct {
+	// ID is the order's key in the store; not part of the API.
+	ID       int64  `json:"-"`
 	PONo     string `json:"poNo"`
 	Vendor   string `json:"vendor"` // the vendor's name
 	VendorID int64  `json:"vendorID"`

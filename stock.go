@@ -29,6 +29,8 @@ type Receipt struct {
 	// in the transaction (ErrDefaultOwnerChanged otherwise).
 	Owner          int64
 	OwnerIsDefault bool
+	// Order is the purchase order line received against; nil for none.
+	Order *ReceiptOrder
 }
 
 // Lot returns the lot a receipt makes when received at the given time: in

@@ -38,9 +38,13 @@ type ReceiveRequest struct {
 	Price    Units      `json:"price,omitzero"`
 	Expires  *time.Time `json:"expires,omitempty"`
 	Supplier int64      `json:"supplier,omitzero"`
-	// Line is the purchase order line received against.
-	Line  int64 `json:"line,omitzero"`
-	JobID int64 `json:"jobid,omitzero"`
+	// Line is the purchase order line received against: a line of order
+	// PONo, or, without PONo, of the order whose number is Reference, when
+	// there is one. Without either it is recorded as given.
+	Line int64 `json:"line,omitzero"`
+	// PONo is the purchase order received against (with Line).
+	PONo  string `json:"poNo,omitempty"`
+	JobID int64  `json:"jobid,omitzero"`
 	// Owner is whose stock it is: a customerID or customer ShortID, 0 for
 	// the house; absent, the item's dfltOwner.
 	Owner *OwnerRef `json:"owner,omitempty"`
@@ -110,7 +114,11 @@ func (r *ReceiveRequest) Validate(v *Validation) {
 	r.ItemID = checkStockLine(v, r.ItemID, r.Units, r.WID)
 	checkID(v, "reasonCode", r.ReasonCode, true)
 	checkLotTexts(v, r.Serial, r.Serial2, r.RFIDTag, r.Reference)
-	checkTexts(v, map[string]textField{"spot": {r.Spot, MaxSpotLen}, "remark": {r.Remark, MaxRemarkLen}})
+	r.PONo = strings.TrimSpace(r.PONo)
+	checkTexts(v, map[string]textField{"spot": {r.Spot, MaxSpotLen}, "remark": {r.Remark, MaxRemarkLen}, "poNo": {r.PONo, MaxOrderNoLen}})
+	if r.PONo != "" && r.Line == 0 && !v.Has("line") {
+		v.Add("line", "is required with poNo: the line of the order received against")
+	}
 	for field, u := range map[string]Units{"netWeight": r.NetWeight, "grossWeight": r.GrossWeight, "price": r.Price} {
 		checkNonNegative(v, field, u)
 	}

@@ -81,6 +81,13 @@ func decodeObject(r *http.Request) (object, error) {
 	}
 	var v stockroom.Validation
 	checkJSON(body, &v)
+	return newObject(raw, &v, ""), v.Err()
+}
+
+// newObject matches the fields of a decoded JSON object without regard to
+// letter case. A name given in two letter cases is a problem of each
+// spelling, named with the prefix (the object's path in the body).
+func newObject(raw map[string]json.RawMessage, v *stockroom.Validation, prefix string) object {
 	o := make(object, len(raw))
 	spellings := make(map[string][]string, len(raw))
 	for k, val := range raw {
@@ -91,11 +98,11 @@ func decodeObject(r *http.Request) (object, error) {
 	for _, names := range spellings {
 		if len(names) > 1 {
 			for _, k := range names {
-				v.Add(k, "is given more than once, in different letter cases")
+				v.Add(prefix+k, "is given more than once, in different letter cases")
 			}
 		}
 	}
-	return o, v.Err()
+	return o
 }
 
 func (o object) raw(name string) (json.RawMessage, bool) {

@@ -19,7 +19,7 @@ func (s *Server) handleReceive(w http.ResponseWriter, r *http.Request) error {
 		Serial2: o.strOr(&v, "serial2"), RFIDTag: o.strOr(&v, "rfidTag"), Reference: o.strOr(&v, "reference"),
 		Remark: o.strOr(&v, "remark"), NetWeight: o.unitsOr(&v, "netWeight"), GrossWeight: o.unitsOr(&v, "grossWeight"),
 		Price: o.unitsOr(&v, "price"), Expires: o.time(&v, "expires"), Supplier: o.intOr(&v, "supplier"),
-		Line: o.intOr(&v, "line"), JobID: o.intOr(&v, "jobid"), Owner: o.owner(&v, "owner"),
+		Line: o.intOr(&v, "line"), JobID: o.intOr(&v, "jobid"), Owner: o.owner(&v, "owner"), PONo: o.strOr(&v, "poNo"),
 	}
 	req := newRequest(r, in, v, err, http.StatusCreated, nil)
 	res, err := s.svc.Receive(r.Context(), principalFrom(r.Context()), req)
@@ -177,15 +177,8 @@ func (s *Server) handleStockLevels(byWarehouse bool) handlerFunc {
 // handleTransactionList serves GET /Inventory/Transactions.
 func (s *Server) handleTransactionList(w http.ResponseWriter, r *http.Request) error {
 	_, q, page, v, readErr := listRequest(r, false)
-	f := stockroom.TransactionFilter{Owner: ownerParam(q, &v)}
+	f := stockroom.TransactionFilter{Owner: ownerParam(q, &v), WID: widParam(q, &v)}
 	f.ItemShortID, _ = q.get("itemID")
-	if wid, ok := q.get("wid"); ok {
-		n, err := strconv.ParseInt(wid, 10, 64)
-		if err != nil || n < 1 {
-			v.Add("wid", "must be a warehouse id")
-		}
-		f.WID = n
-	}
 	if t, ok := q.get("type"); ok {
 		typ, known := stockroom.ParseTxType(t)
 		if !known {
@@ -223,14 +216,33 @@ func (s *Server) handleTransactionGet(w http.ResponseWriter, r *http.Request) er
 // and bad filters are reported together.
 func validationOf(err error) stockroom.Validation {
 	var v stockroom.Validation
+	addPrefixed(&v, "", err)
+	return v
+}
+
+// addPrefixed adds the field problems of err, a validation error or nil, to
+// v under names with the given prefix (a line's "lines[2].").
+func addPrefixed(v *stockroom.Validation, prefix string, err error) {
 	if e, ok := err.(*stockroom.Error); ok {
 		for field, msgs := range e.Details {
 			for _, m := range msgs {
-				v.Add(field, m)
+				v.Add(prefix+field, m)
 			}
 		}
 	}
-	return v
+}
+
+// widParam reads ?wid=, a warehouse id (0 when absent).
+func widParam(q query, v *stockroom.Validation) int64 {
+	wid, ok := q.get("wid")
+	if !ok {
+		return 0
+	}
+	n, err := strconv.ParseInt(wid, 10, 64)
+	if err != nil || n < 1 {
+		v.Add("wid", "must be a warehouse id")
+	}
+	return n
 }
 
 // ownerParam reads ?owner=: a customerID, 0 for the house's own stock, or a

@@ -89,6 +89,14 @@ func (s *Server) routes() []route {
 		{pattern: "PUT /api/v1/Category", handle: s.handleCategoryUpdate},
 		{pattern: "DELETE /api/v1/Category/{id}", handle: s.handleCategoryDelete},
 
+		{pattern: "GET /api/v1/PurchaseOrder", handle: s.handlePurchaseList(false)},
+		{pattern: "GET /api/v1/PurchaseOrder/All", handle: s.handlePurchaseList(true)},
+		{pattern: "GET /api/v1/PurchaseOrder/{poNo}", handle: s.handlePurchaseGet},
+		{pattern: "POST /api/v1/PurchaseOrder", handle: s.handlePurchaseCreate},
+		{pattern: "PUT /api/v1/PurchaseOrder", handle: s.handlePurchaseUpdate},
+		{pattern: "POST /api/v1/PurchaseOrder/{poNo}/Close", handle: s.handlePurchaseEnd(false)},
+		{pattern: "POST /api/v1/PurchaseOrder/{poNo}/Cancel", handle: s.handlePurchaseEnd(true)},
+
 		{pattern: "GET /api/v1/Warehouse", handle: s.handleWarehouseList},
 		{pattern: "GET /api/v1/ReasonCode", handle: s.handleReasonCodeList},
 	}

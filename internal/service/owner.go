@@ -26,7 +26,13 @@ type ownerChoice struct {
 // owners is refused any owner outside them, existing or not, so that it
 // learns nothing of other customers (see authorize).
 func (s *Service) nameOwner(ctx context.Context, p *stockroom.Principal, v *stockroom.Validation, ref *stockroom.OwnerRef) (ownerChoice, error) {
-	if ref == nil || v.Has("owner") {
+	return s.nameOwnerAs(ctx, p, v, "owner", ref)
+}
+
+// nameOwnerAs is nameOwner for an owner given in another field (an order
+// line's, "lines[2].owner").
+func (s *Service) nameOwnerAs(ctx context.Context, p *stockroom.Principal, v *stockroom.Validation, field string, ref *stockroom.OwnerRef) (ownerChoice, error) {
+	if ref == nil || v.Has(field) {
 		return ownerChoice{}, nil
 	}
 	c := ownerChoice{named: true, id: ref.ID}
@@ -50,7 +56,7 @@ func (s *Service) nameOwner(ctx context.Context, p *stockroom.Principal, v *stoc
 	case !p.Owners.All:
 		c.hidden = err != nil || !p.Owners.Contains(c.id)
 	case err != nil:
-		v.Add("owner", "is not a customer: give a customerID or customer ShortID (see GET /Customer), or 0 for the house's own stock")
+		v.Add(field, "is not a customer: give a customerID or customer ShortID (see GET /Customer), or 0 for the house's own stock")
 	}
 	return c, nil
 }

@@ -24,6 +24,7 @@ type Store interface {
 	itemStore
 	stockStore
 	ownerStore
+	purchaseStore
 	adminStore
 	keyStore
 }

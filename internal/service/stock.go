@@ -27,7 +27,8 @@ type stockStore interface {
 // then validation (all fields at once, reason codes included), then
 // warehouse scope, then existence, then state.
 
-// Receive creates a lot (permission 95).
+// Receive creates a lot (permission 95), against a purchase order line when
+// it names one (receiptOrder).
 func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, req Request[stockroom.ReceiveRequest]) (stockroom.ReceiveResult, error) {
 	var none stockroom.ReceiveResult
 	if err := s.admit(p, stockroom.PermReceive, true, req.Unreadable, req.Key); err != nil {
@@ -50,6 +51,13 @@ func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, req Reque
 	if r.Expires != nil {
 		details["expires"] = r.Expires.Format(time.RFC3339Nano)
 	}
+	order, err := s.receiptOrder(ctx, p, &r, partNo, &named)
+	if err != nil {
+		return none, err
+	}
+	if order != nil {
+		details["poNo"] = order.PONo
+	}
 	e := s.entry(p, r.ReasonCode, r.Reference, r.Remark, details)
 	var owner int64
 	res, err := withFreshDefault(func(fresh bool) (stockroom.ReceiveResult, error) {
@@ -61,7 +69,7 @@ func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, req Reque
 		if err != nil {
 			return stockroom.ReceiveResult{}, err
 		}
-		rc := stockroom.Receipt{PartNo: partNo, ReceiveRequest: r, Owner: owner, OwnerIsDefault: isDefault}
+		rc := stockroom.Receipt{PartNo: partNo, ReceiveRequest: r, Owner: owner, OwnerIsDefault: isDefault, Order: order}
 		return s.db.Receive(ctx, req.Key, rc, e)
 	})
 	switch {
@@ -71,6 +79,8 @@ func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, req Reque
 		err = stockroom.Errorf(stockroom.ECONFLICT, "Customer %d is inactive and takes no stock; reactivate it first (PUT /Customer with \"active\": true).", owner)
 	case errors.Is(err, stockroom.ErrWarehouseInactive):
 		err = stockroom.Errorf(stockroom.ECONFLICT, "Warehouse %d is inactive and takes no stock; reactivate it first (stockroom warehouse update %d --active=true).", r.WID, r.WID)
+	case errors.Is(err, stockroom.ErrOrderEnded):
+		err = stockroom.Errorf(stockroom.ECONFLICT, "Purchase order %s is closed or canceled and takes no more receipts.", order.PONo)
 	}
 	return res, err
 }

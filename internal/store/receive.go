@@ -52,9 +52,10 @@ var receiveLot = `
 	RETURNING rec_no, ` + lotColumns + `,
 		COALESCE((SELECT p.name FROM parties p WHERE p.id = lots.owner), '')`
 
-// receive stores the receipts' lots in three round trips on PostgreSQL
-// however many there are: the lots, ledger rows and levels, then the ledger
-// lines and counts with the commit.
+// receive stores the receipts' lots in two round trips on PostgreSQL
+// however many there are: the purchase order lines received against, the
+// lots, ledger rows and levels, then the ledger lines, what the lines' orders
+// owe (purchasereceive.go) and the counts with the commit.
 func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockroom.ReceiveResult, error) {
 	var (
 		rows   = make([]lotRow, len(rs))
@@ -63,6 +64,7 @@ func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockro
 		levels = map[[3]int64]stockroom.Units{}
 	)
 	names := t.lotNames(rs)
+	orders := t.lockReceiptLines(rs)
 	for i, r := range rs {
 		lot := r.Lot(e.Time)
 		t.queryRow(&found[i], receiveLot, append([]any{r.PartNo}, lotValues(lot)[1:]...), append(rows[i].dest(), &rows[i].lot.Associate)...)
@@ -90,8 +92,12 @@ func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockro
 		if err := names.check(r, found[i]); err != nil {
 			return nil, err
 		}
+		if err := orders.check(i, r); err != nil {
+			return nil, err
+		}
 		lot := rows[i].value()
 		t.appendLines(ids[i], []ledgerLine{{recNo: lot.RecNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}})
+		t.settleReceiptLine(orders, i, r, ids[i], &lot, e.Time)
 		counts.lot(r.WID, 1, true, true)
 		names.fill(&lot)
 		out[i] = stockroom.ReceiveResult{TransactionID: ids[i], Type: stockroom.TxReceive, RecNo: lot.RecNo, Lot: lot}

@@ -31,6 +31,11 @@ func (h *harness) testRoundTrips(t *testing.T) {
 		recNo int64
 		held  bool
 	)
+	vendor := newParty(stockroom.Vendor, "V", t0)
+	must(t, s.CreateParty(ctx, nil, &vendor))
+	po, err := s.CreatePurchaseOrder(ctx, nil, stockroom.PurchaseOrder{VendorID: vendor.ID, OrderDate: t0,
+		Lines: []stockroom.PurchaseLine{{PartNo: s.a.PartNo, Warehouse: 1, Units: u(100)}}}, s.entry())
+	must(t, err)
 	for _, op := range []struct {
 		name string
 		want int64
@@ -39,6 +44,11 @@ func (h *harness) testRoundTrips(t *testing.T) {
 		{"receive", 2, func() error {
 			res, err := s.Receive(ctx, key(), stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Units: u(10)}}, s.entry())
 			recNo = res.RecNo
+			return err
+		}},
+		{"receive against an order line", 2, func() error {
+			_, err := s.Receive(ctx, key(), stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Units: u(1)},
+				Order: &stockroom.ReceiptOrder{ID: po.ID, PONo: po.PONo, Line: 1, PriceFromLine: true}}, s.entry())
 			return err
 		}},
 		{"issue", 3, func() error {

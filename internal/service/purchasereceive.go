@@ -1,0 +1,67 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/stockroom/stockroom"
+)
+
+// receiptOrder finds the purchase order line a receive is against, when it
+// names one: line with poNo, or line with the order's number in reference
+// and no poNo. A reference that names no order the client sees is only a
+// reference, as it always was; an unknown poNo, or a line the order lacks
+// or the client does not see, is not found. The line must be of the
+// receive's item and warehouse, and of its owner when it names one (else
+// problems of those fields). The receipt takes the line's owner, and, when
+// it gives none, the line's unit price, the order's vendor as supplier and
+// the order's number as reference.
+func (s *Service) receiptOrder(ctx context.Context, p *stockroom.Principal, r *stockroom.ReceiveRequest, partNo int64, named *ownerChoice) (*stockroom.ReceiptOrder, error) {
+	no, explicit := r.PONo, r.PONo != ""
+	if !explicit {
+		no = trimmed(r.Reference)
+	}
+	if r.Line == 0 || no == "" {
+		return nil, nil
+	}
+	o, err := s.findOrder(ctx, p, no)
+	switch {
+	case errors.Is(err, stockroom.ErrNotFound) && !explicit:
+		return nil, nil
+	case err != nil:
+		return nil, orderRefusal(err, no)
+	}
+	i := slices.IndexFunc(o.Lines, func(l stockroom.PurchaseLine) bool { return l.LineNo == r.Line })
+	if i < 0 {
+		return nil, stockroom.Errorf(stockroom.ENOTFOUND, "Purchase order %s has no line %d.", o.PONo, r.Line)
+	}
+	l := o.Lines[i]
+	var v stockroom.Validation
+	of := fmt.Sprintf("line %d of purchase order %s", l.LineNo, o.PONo)
+	if l.PartNo != partNo {
+		v.Add("itemID", fmt.Sprintf("is not the item of %s (%s)", of, l.ShortID))
+	}
+	if l.Warehouse != r.WID {
+		v.Add("wid", fmt.Sprintf("is not the warehouse of %s (%d)", of, l.Warehouse))
+	}
+	if named.named && named.id != l.Owner {
+		v.Add("owner", fmt.Sprintf("is not the owner of %s (%d)", of, l.Owner))
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	*named = ownerChoice{named: true, id: l.Owner}
+	ro := &stockroom.ReceiptOrder{ID: o.ID, PONo: o.PONo, Line: l.LineNo}
+	if r.Price.IsZero() {
+		r.Price, ro.PriceFromLine = l.UnitPrice, true
+	}
+	if r.Supplier == 0 {
+		r.Supplier = o.VendorID
+	}
+	if r.Reference == "" {
+		r.Reference = o.PONo
+	}
+	return ro, nil
+}

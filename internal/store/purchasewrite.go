@@ -1,0 +1,321 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/stockroom/stockroom"
+)
+
+// Purchase orders written: placed, changed, closed and canceled. Each is one
+// transaction that keeps on_order, in the same transaction, equal to what
+// the order's open lines have due, and records every line whose due changed
+// in the ledger (types order, order-close, order-cancel) with the change of
+// on_order as the transaction's figure. Locks are taken in the inbound
+// order (purchaseline.go): the order's header, its lines, then the levels,
+// the counters last. Numbering a new order locks its kind's row of
+// order_numbers first, before anything else.
+
+// CreatePurchaseOrder stores a new order o (its vendor, dates, texts, and
+// lines with their item, warehouse, owner, units and price) as Open and
+// returns it as stored, recording key's answer in the same transaction.
+// Without a number it takes the next free one (PO-000001, ...). A number
+// taken already, in any letter case, is stockroom.ErrDuplicate; a line of
+// a discontinued item, an inactive warehouse or an inactive owner is an
+// *stockroom.OrderLineRefusal.
+func (db *DB) CreatePurchaseOrder(ctx context.Context, key *stockroom.IdempotencyKey, o stockroom.PurchaseOrder, e stockroom.LedgerEntry) (stockroom.PurchaseOrder, error) {
+	var res stockroom.PurchaseOrder
+	err := db.update(ctx, key, func(tx *Tx) (any, error) {
+		o := o
+		o.Status, o.Created, o.Modified = stockroom.OrderOpen, e.Time, e.Time
+		for i := range o.Lines {
+			o.Lines[i].LineNo = int64(i + 1)
+		}
+		var err error
+		if o.ID, o.PONo, err = tx.insertOrderHead(o); err != nil {
+			return nil, err
+		}
+		res, err = tx.writeOrder(stockroom.PurchaseOrder{}, o, e)
+		return res, err
+	})
+	return res, err
+}
+
+// ChangePurchaseOrder locks the purchase order numbered no (any letter
+// case), lets fn change it, and stores what fn changed: header, status,
+// lines' units and prices, new lines (numbered by fn), with on_order and
+// the ledger. It returns the order as stored (unchanged when fn reports no
+// change), or stockroom.ErrNotFound; an error of fn changes nothing. A
+// key's answer is recorded in the same transaction.
+func (db *DB) ChangePurchaseOrder(ctx context.Context, key *stockroom.IdempotencyKey, no string, e stockroom.LedgerEntry, fn func(*stockroom.PurchaseOrder) (bool, error)) (stockroom.PurchaseOrder, error) {
+	var res stockroom.PurchaseOrder
+	err := db.update(ctx, key, func(tx *Tx) (any, error) {
+		var (
+			h      orderHead
+			locked bool
+			cur    orderRead
+		)
+		tx.lockOrder("purchase", stockroom.FoldKey(no), &h, &locked)
+		tx.readPurchaseOrder(no, &cur)
+		if err := tx.flush(); err != nil {
+			return nil, err
+		}
+		if !locked || !cur.found() {
+			return nil, stockroom.ErrNotFound
+		}
+		old := cur.value()
+		o := old
+		o.Lines = append([]stockroom.PurchaseLine(nil), old.Lines...)
+		changed, err := fn(&o)
+		if err != nil {
+			return nil, err
+		}
+		res = old
+		if changed {
+			res, err = tx.writeOrder(old, o, e)
+		}
+		return res, err
+	})
+	return res, err
+}
+
+// insertOrderHead inserts the header of new order o and returns its id and
+// number: o's, or, when it has none, the next number not taken.
+func (t *Tx) insertOrderHead(o stockroom.PurchaseOrder) (int64, string, error) {
+	for {
+		no := o.PONo
+		if no == "" {
+			var last int64
+			t.queryRow(nil, `UPDATE order_numbers SET last = last + 1 WHERE kind = 'purchase' RETURNING last`, nil, &last)
+			if err := t.flush(); err != nil {
+				return 0, "", err
+			}
+			no = fmt.Sprintf("PO-%06d", last)
+		}
+		var (
+			id    int64
+			found bool
+		)
+		t.queryRow(&found, `
+			INSERT INTO orders (
+				kind,
+				order_no,
+				order_no_key,
+				party,
+				order_date,
+				due_date,
+				status,
+				reference,
+				remark,
+				created,
+				modified)
+			VALUES ('purchase', $1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+			ON CONFLICT (kind, order_no_key) DO NOTHING
+			RETURNING id`,
+			[]any{no, stockroom.FoldKey(no), o.VendorID, micros(o.OrderDate), optMicros(o.ExpectedDate), string(o.Status),
+				o.Reference, o.Remark, micros(o.Created)}, &id)
+		if err := t.flush(); err != nil {
+			return 0, "", err
+		}
+		switch {
+		case found:
+			return id, no, nil
+		case o.PONo != "":
+			return 0, "", stockroom.ErrDuplicate
+		}
+	}
+}
+
+// writeOrder stores order o, locked, as changed from old (the zero order
+// for a new one, whose header is inserted already): its header, the lines
+// changed and added, on_order and the ledger. It returns the order read
+// back once written.
+func (t *Tx) writeOrder(old, o stockroom.PurchaseOrder, e stockroom.LedgerEntry) (stockroom.PurchaseOrder, error) {
+	if old.ID != 0 {
+		t.exec(`
+			UPDATE orders SET
+				order_date = $2,
+				due_date = $3,
+				status = $4,
+				reference = $5,
+				remark = $6,
+				modified = CASE WHEN $7 > modified THEN $7 ELSE modified + 1 END
+			WHERE id = $1`,
+			o.ID, micros(o.OrderDate), optMicros(o.ExpectedDate), string(o.Status), o.Reference, o.Remark, micros(e.Time))
+	}
+	added := o.Lines[len(old.Lines):]
+	refusal := t.checkOrderLines(added)
+	t.insertOrderLines(o.ID, added)
+	var (
+		changes []levelChange
+		heads   []ledgerHead
+		figures []ledgerFigure // of each head
+	)
+	for i, l := range o.Lines {
+		var before stockroom.PurchaseLine
+		if i < len(old.Lines) {
+			before = old.Lines[i]
+			if before.Units != l.Units || before.UnitPrice != l.UnitPrice {
+				t.exec(`UPDATE order_lines SET units = $3, unit_price = $4 WHERE order_id = $1 AND line_no = $2`,
+					o.ID, l.LineNo, l.Units, l.UnitPrice)
+			}
+		}
+		change := levelChange{partNo: l.PartNo, wid: l.Warehouse, owner: l.Owner, onOrder: l.Due(o.Status).Sub(before.Due(old.Status))}
+		if typ, units, ok := orderLedger(old, o, before, l, i); ok {
+			heads = append(heads, ledgerHead{typ: typ, partNo: l.PartNo, wid: l.Warehouse, owner: l.Owner, units: units,
+				entry: orderEntry(e, o.PONo, l.LineNo)})
+			figures = append(figures, figureOf(change))
+		}
+		if !change.onOrder.IsZero() {
+			changes = append(changes, change)
+		}
+	}
+	if old.ID != 0 && o.Status.IsOpen() {
+		t.settlePurchaseStatus(o.ID, e.Time)
+	}
+	lv := t.changeLevels(e.Time, changes...)
+	ids := make([]int64, len(heads))
+	for i, h := range heads {
+		if err := t.appendHead(h, &ids[i]); err != nil {
+			return stockroom.PurchaseOrder{}, err
+		}
+	}
+	var back orderRead
+	t.readPurchaseOrder(o.PONo, &back)
+	if err := t.flush(); err != nil {
+		return stockroom.PurchaseOrder{}, err
+	}
+	if err := refusal.err(); err != nil {
+		return stockroom.PurchaseOrder{}, err
+	}
+	counts := countChanges{}
+	if err := lv.settle(counts); err != nil {
+		return stockroom.PurchaseOrder{}, err
+	}
+	for i, f := range figures {
+		t.appendFigures(ids[i], []ledgerFigure{f})
+	}
+	t.addCounts(counts)
+	return back.value(), nil
+}
+
+// orderLedger is the ledger's record of line l (number i) of order o, as
+// before in old: a line added is an order of its units; one whose units
+// changed an order of the change's size; every line of an order that
+// ended is closed or canceled, by what stopped being due. ok is false for
+// a line it does not record.
+func orderLedger(old, o stockroom.PurchaseOrder, before, l stockroom.PurchaseLine, i int) (typ stockroom.TxType, units stockroom.Units, ok bool) {
+	switch {
+	case i >= len(old.Lines):
+		return stockroom.TxOrder, l.Units, true
+	case old.Status.IsOpen() && o.Status == stockroom.OrderClosed:
+		return stockroom.TxOrderClose, before.Due(old.Status), true
+	case old.Status.IsOpen() && o.Status == stockroom.OrderCanceled:
+		return stockroom.TxOrderCancel, before.Due(old.Status), true
+	case l.Units != before.Units:
+		d := l.Units.Sub(before.Units)
+		if d.Sign() < 0 {
+			d = d.Neg()
+		}
+		return stockroom.TxOrder, d, true
+	}
+	return "", stockroom.Units{}, false
+}
+
+// orderEntry is the ledger entry of a change to line n of order no: the
+// request's client and time, the order's number as reference.
+func orderEntry(e stockroom.LedgerEntry, no string, n int64) stockroom.LedgerEntry {
+	return stockroom.LedgerEntry{ClientID: e.ClientID, Time: e.Time, Reference: no, Details: map[string]any{"poNo": no, "line": n}}
+}
+
+// insertOrderLines queues the insertion of new lines of order id.
+func (t *Tx) insertOrderLines(id int64, lines []stockroom.PurchaseLine) {
+	const cols = 10
+	for start := 0; start < len(lines); start += linesPerStatement {
+		chunk := lines[start:min(start+linesPerStatement, len(lines))]
+		rows := make([]string, len(chunk))
+		args := make([]any, 0, cols*len(chunk))
+		for i, l := range chunk {
+			rows[i] = "(" + params(len(args)+1, len(args)+cols) + ")"
+			args = append(args, id, l.LineNo, l.PartNo, l.Warehouse, l.Owner, l.Units, 0, 0, 0, l.UnitPrice)
+		}
+		t.exec(`
+			INSERT INTO order_lines (order_id, line_no, part_no, wid, owner, units, received, in_transit, rejected, unit_price)
+			VALUES `+strings.Join(rows, ", "), args...)
+	}
+}
+
+// lineRefusals are the reasons new lines may not be added, read with the
+// next flush: a discontinued item, an inactive warehouse, an inactive
+// customer as owner.
+type lineRefusals struct {
+	lines []stockroom.PurchaseLine
+	found []lineRefusal
+}
+
+type lineRefusal struct {
+	what string
+	id   int64
+	name string
+}
+
+// checkOrderLines queues the reading of what refuses the new lines.
+func (t *Tx) checkOrderLines(lines []stockroom.PurchaseLine) *lineRefusals {
+	r := &lineRefusals{lines: lines}
+	if len(lines) == 0 {
+		return r
+	}
+	var a args
+	in := func(ids func(stockroom.PurchaseLine) int64) string {
+		ph := make([]string, len(lines))
+		for i, l := range lines {
+			ph[i] = a.add(ids(l))
+		}
+		return strings.Join(ph, ", ")
+	}
+	query := `
+		SELECT 'item', part_no, short_id FROM items
+		WHERE discontinued AND part_no IN (` + in(func(l stockroom.PurchaseLine) int64 { return l.PartNo }) + `)
+		UNION ALL SELECT 'warehouse', wid, '' FROM warehouses
+		WHERE NOT active AND wid IN (` + in(func(l stockroom.PurchaseLine) int64 { return l.Warehouse }) + `)
+		UNION ALL SELECT 'owner', id, '' FROM parties
+		WHERE kind = 'customer' AND NOT active AND id IN (` + in(func(l stockroom.PurchaseLine) int64 { return l.Owner }) + `)`
+	t.query(func(rs rows) error {
+		for rs.Next() {
+			var f lineRefusal
+			if err := rs.Scan(&f.what, &f.id, &f.name); err != nil {
+				return err
+			}
+			r.found = append(r.found, f)
+		}
+		return rs.Err()
+	}, query, a...)
+	return r
+}
+
+// err is the refusal of the first line refused, nil when none is.
+func (r *lineRefusals) err() error {
+	for _, l := range r.lines {
+		for _, f := range r.found {
+			var err error
+			switch {
+			case f.what == "item" && f.id == l.PartNo:
+				err = stockroom.ErrDiscontinued
+			case f.what == "warehouse" && f.id == l.Warehouse:
+				err = stockroom.ErrWarehouseInactive
+			case f.what == "owner" && f.id == l.Owner:
+				err = stockroom.ErrOwnerInactive
+			default:
+				continue
+			}
+			name := f.name
+			if name == "" {
+				name = strconv.FormatInt(f.id, 10)
+			}
+			return &stockroom.OrderLineRefusal{Line: l.LineNo, Name: name, Err: err}
+		}
+	}
+	return nil
+}
