@@ -179,13 +179,7 @@ func (s *Server) handleTransactionList(w http.ResponseWriter, r *http.Request) e
 	_, q, page, v, readErr := listRequest(r, false)
 	f := stockroom.TransactionFilter{Owner: ownerParam(q, &v)}
 	f.ItemShortID, _ = q.get("itemID")
-	if wid, ok := q.get("wid"); ok {
-		n, err := strconv.ParseInt(wid, 10, 64)
-		if err != nil || n < 1 {
-			v.Add("wid", "must be a warehouse id")
-		}
-		f.WID = n
-	}
+	f.WID = widParam(q, &v)
 	if t, ok := q.get("type"); ok {
 		typ, known := stockroom.ParseTxType(t)
 		if !known {
@@ -231,6 +225,19 @@ func validationOf(err error) stockroom.Validation {
 		}
 	}
 	return v
+}
+
+// widParam reads ?wid=, a warehouse id (0 when absent).
+func widParam(q query, v *stockroom.Validation) int64 {
+	wid, ok := q.get("wid")
+	if !ok {
+		return 0
+	}
+	n, err := strconv.ParseInt(wid, 10, 64)
+	if err != nil || n < 1 {
+		v.Add("wid", "must be a warehouse id")
+	}
+	return n
 }
 
 // ownerParam reads ?owner=: a customerID, 0 for the house's own stock, or a

@@ -8,7 +8,7 @@ import (
 	"github.com/stockroom/stockroom"
 )
 
-// Withdraw carries out an issue or a move: it locks the lots the withdrawal
+// Withdraw carries out an issue, a move or a transfer: it locks the lots the withdrawal
 // may draw from (stockroom.Withdrawal.Candidates), in draw order, lets
 // stockroom.Withdrawal.Plan decide, and applies the draws, recording key's
 // answer in the same transaction. Too few units is ECONFLICT with nothing
@@ -33,8 +33,12 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 		toActive  = true
 	)
 	t.queryRow(nil, `SELECT short_id, dflt_owner FROM items WHERE part_no = $1`, []any{w.PartNo}, &shortID, &dfltOwner)
-	if w.Type == stockroom.TxMove && w.ToWID != w.WID {
+	if w.Type != stockroom.TxIssue && w.ToWID != w.WID {
 		t.queryRow(nil, `SELECT active FROM warehouses WHERE wid = $1`, []any{w.ToWID}, &toActive)
+	}
+	var transitID int64
+	if w.Type == stockroom.TxTransfer {
+		t.startTransfer(w, e, &transitID)
 	}
 	// Most withdrawals are served by the oldest few lots: lock only those
 	// first. If they fall short, lock every candidate, so that a refusal for
@@ -62,13 +66,21 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 	if err != nil {
 		return stockroom.DrawResult{}, err
 	}
-	id, err := t.applyDraws(w, e, cands, draws)
+	var id int64
+	if w.Type == stockroom.TxTransfer {
+		id, err = t.applyTransfer(w, e, transitID, cands, draws)
+	} else {
+		id, err = t.applyDraws(w, e, cands, draws)
+	}
 	if err != nil {
 		return stockroom.DrawResult{}, err
 	}
 	res := stockroom.DrawResult{TransactionID: id, Type: w.Type, ItemID: shortID, WID: w.WID, Owner: w.Owner, Units: w.Units, Lines: draws}
-	if w.Type == stockroom.TxMove {
+	if w.Type != stockroom.TxIssue {
 		res.ToWID, res.ToSpot = &w.ToWID, &w.ToSpot
+	}
+	if transitID != 0 {
+		res.TransitID = &transitID
 	}
 	return res, nil
 }

@@ -32,6 +32,7 @@ func Run(t *testing.T, newDSN func(testing.TB) string) {
 	t.Run("Items", h.testItems)
 	t.Run("Owners", h.testOwners)
 	t.Run("Inventory", h.testInventory)
+	t.Run("Transits", h.testTransits)
 }
 
 type harness struct {
