@@ -13,7 +13,7 @@ import (
 // notices, received (in part, with rejections) or canceled; the levels,
 // the ledger and the audit agree after every step.
 
-func allowTransit(stockroom.Transit) error    { return nil }
+func allowTransit(stockroom.Transit) error   { return nil }
 func allowNotice(wid int64, _ []int64) error { return nil }
 
 // transfer ships units of the item from warehouse 1 to 2 under a slip.
@@ -321,7 +321,9 @@ func (h *harness) testNoticeRefusals(t *testing.T) {
 	s := h.openStock(t)
 	s.placeOrder()
 	ledger := s.ledgerSize()
-	l := func(line, units int64) stockroom.ShipNoticeLine { return stockroom.ShipNoticeLine{Line: line, Units: u(units)} }
+	l := func(line, units int64) stockroom.ShipNoticeLine {
+		return stockroom.ShipNoticeLine{Line: line, Units: u(units)}
+	}
 	_, err := s.ShipNotice(ctx, nil, "PO-2", stockroom.ShipNoticeRequest{ASN: "A", Lines: []stockroom.ShipNoticeLine{l(1, 1)}}, s.entry(), allowNotice)
 	wantCode(t, err, stockroom.ENOTFOUND)
 	_, err = s.ship("A", l(1, 1), l(9, 1))
