@@ -1,15 +1,14 @@
 package store
 
 import (
-	"fmt"
-
 	"github.com/stockroom/stockroom"
 )
 
 // A transfer is a move with a transit slip to another warehouse: it draws
-// lots as an issue does (they leave the source at once), and ships a
-// transit with one line per lot drawn, counted in the destination's aSN
-// until it is received (transitreceive.go) or canceled (transitcancel.go).
+// lots as an issue does (they leave the source at once; applyDraws), and
+// ships a transit with one line per lot drawn, counted in the destination's
+// aSN until it is received (transitreceive.go) or canceled
+// (transitcancel.go).
 
 // insertTransit creates a transit on its way: $1 kind, $2 slip, $3 from_wid,
 // $4 order_id, $5 to_wid, $6 to_spot, $7 the time.
@@ -33,43 +32,12 @@ const insertTransferLine = `
 	FROM lots
 	WHERE rec_no = $4`
 
-// applyTransfer takes the draws out of their lots as an issue does, ships
-// them in transit transitID (one line per draw) and changes the levels (the
-// source's inStock, the destination's aSN), the ledger (one transfer entry)
-// and the counts. It returns the ledger entry's id.
-func (t *Tx) applyTransfer(w stockroom.Withdrawal, e stockroom.LedgerEntry, transitID int64, cands []stockroom.Candidate, draws []stockroom.Draw) (int64, error) {
-	dw := t.queueDraws(w, micros(e.Time), cands, draws)
-	lv := t.changeLevels(e.Time,
-		levelChange{partNo: w.PartNo, wid: w.WID, owner: w.Owner, inStock: w.Units.Neg(), onHold: dw.held.Neg()},
-		levelChange{partNo: w.PartNo, wid: w.ToWID, owner: w.Owner, asn: w.Units})
-	details := make(map[string]any, len(e.Details)+1)
-	for k, v := range e.Details {
-		details[k] = v
-	}
-	details["transitID"] = transitID
-	e.Details = details
-	head := ledgerHead{typ: stockroom.TxTransfer, partNo: w.PartNo, wid: w.WID, owner: w.Owner, spot: w.Spot, units: w.Units,
-		toWID: &w.ToWID, toSpot: &w.ToSpot, entry: e}
-	var id int64
-	if err := t.appendHead(head, &id); err != nil {
-		return 0, err
-	}
-	if err := t.flush(); err != nil {
-		return 0, err
-	}
-	for i, ok := range dw.done {
-		if !ok {
-			return 0, fmt.Errorf("lot %d vanished while locked", draws[i].RecNo)
-		}
-	}
-	if err := lv.settle(dw.counts); err != nil {
-		return 0, err
-	}
+// shipDraws makes the draws of a transfer the lines of its transit (one per
+// lot drawn, numbered from 1), and records the destination's aSN in the
+// figures of its ledger entry txID.
+func (t *Tx) shipDraws(w stockroom.Withdrawal, txID, transitID int64, draws []stockroom.Draw) {
 	for i, d := range draws {
 		t.exec(insertTransferLine, transitID, i+1, d.Units, d.RecNo)
 	}
-	t.appendLines(id, dw.lines)
-	t.appendFigures(id, []ledgerFigure{{wid: w.ToWID, asn: w.Units}})
-	t.addCounts(dw.counts)
-	return id, nil
+	t.appendFigures(txID, []ledgerFigure{{wid: w.ToWID, asn: w.Units}})
 }

@@ -157,19 +157,29 @@ func (t *Tx) setTransitStatus(id int64, to stockroom.TransitStatus, now time.Tim
 }
 
 // transitEntry returns a transit's ledger entry: e with the transit's
-// references in its details (a copy), and the reason code given.
+// references in its details, and the reason code given.
 func transitEntry(e stockroom.LedgerEntry, tr stockroom.Transit, l stockroom.TransitLine, reason int64) stockroom.LedgerEntry {
-	d := make(map[string]any, len(e.Details)+6)
-	for k, v := range e.Details {
-		d[k] = v
-	}
-	d["transitID"], d["transitLine"] = tr.ID, l.Line
+	d := map[string]any{"transitID": tr.ID, "transitLine": l.Line}
 	if tr.Kind == stockroom.TransitASN {
 		d["asn"], d["poNo"], d["line"] = tr.ASN, tr.PONo, *l.POLine
 	} else {
 		d["transitSlip"], d["recno"] = tr.TransitSlip, *l.RecNo
 	}
-	e.Details, e.ReasonCode = d, reason
+	e = entryWith(e, d)
+	e.ReasonCode = reason
+	return e
+}
+
+// entryWith returns e with more details (in a copy of its details).
+func entryWith(e stockroom.LedgerEntry, more map[string]any) stockroom.LedgerEntry {
+	d := make(map[string]any, len(e.Details)+len(more))
+	for k, v := range e.Details {
+		d[k] = v
+	}
+	for k, v := range more {
+		d[k] = v
+	}
+	e.Details = d
 	return e
 }
 

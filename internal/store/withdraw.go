@@ -66,12 +66,7 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 	if err != nil {
 		return stockroom.DrawResult{}, err
 	}
-	var id int64
-	if w.Type == stockroom.TxTransfer {
-		id, err = t.applyTransfer(w, e, transitID, cands, draws)
-	} else {
-		id, err = t.applyDraws(w, e, cands, draws)
-	}
+	id, err := t.applyDraws(w, e, cands, draws, transitID)
 	if err != nil {
 		return stockroom.DrawResult{}, err
 	}
@@ -170,10 +165,11 @@ const (
 		WHERE rec_no = $1`
 )
 
-// applyDraws changes the drawn lots, the levels, the ledger and the counts.
-// A move's split lots get their recNo in draws. It returns the ledger
-// transaction's id.
-func (t *Tx) applyDraws(w stockroom.Withdrawal, e stockroom.LedgerEntry, cands []stockroom.Candidate, draws []stockroom.Draw) (int64, error) {
+// applyDraws changes the drawn lots, the levels, the ledger and the counts;
+// a transfer's draws also become the lines of transit transitID (which a
+// transfer's ledger entry names). A move's split lots get their recNo in
+// draws. It returns the ledger transaction's id.
+func (t *Tx) applyDraws(w stockroom.Withdrawal, e stockroom.LedgerEntry, cands []stockroom.Candidate, draws []stockroom.Draw, transitID int64) (int64, error) {
 	dw := t.queueDraws(w, micros(e.Time), cands, draws)
 	isMove := w.Type == stockroom.TxMove
 	crossing := isMove && w.ToWID != w.WID
@@ -184,9 +180,13 @@ func (t *Tx) applyDraws(w stockroom.Withdrawal, e stockroom.LedgerEntry, cands [
 	if crossing {
 		changes = append(changes, levelChange{partNo: w.PartNo, wid: w.ToWID, owner: w.Owner, inStock: w.Units, onHold: dw.held})
 	}
+	if transitID != 0 {
+		changes = append(changes, levelChange{partNo: w.PartNo, wid: w.ToWID, owner: w.Owner, asn: w.Units})
+		e = entryWith(e, map[string]any{"transitID": transitID})
+	}
 	lv := t.changeLevels(e.Time, changes...)
 	head := ledgerHead{typ: w.Type, partNo: w.PartNo, wid: w.WID, owner: w.Owner, spot: w.Spot, units: w.Units, entry: e}
-	if isMove {
+	if w.Type != stockroom.TxIssue {
 		head.toWID, head.toSpot = &w.ToWID, &w.ToSpot
 	}
 	var id int64
@@ -211,6 +211,9 @@ func (t *Tx) applyDraws(w stockroom.Withdrawal, e stockroom.LedgerEntry, cands [
 		return 0, err
 	}
 	t.appendLines(id, dw.lines)
+	if transitID != 0 {
+		t.shipDraws(w, id, transitID, draws)
+	}
 	t.addCounts(dw.counts)
 	return id, nil
 }
