@@ -87,12 +87,18 @@ func TestTransitsThroughTheSDK(t *testing.T) {
 	if err != nil || canceledOnly.TotalCount != 1 {
 		t.Fatalf("canceled transits: %+v %v", canceledOnly, err)
 	}
+	shipAndReceiveNotice(t, s, c, north, item.PartNo)
+}
 
+// shipAndReceiveNotice: a vendor's notice of 60 of 100 ordered, received
+// whole by a client of the destination.
+func shipAndReceiveNotice(t *testing.T, s *testServer, c, north *client.Client, partNo int64) {
+	ctx := context.Background()
 	vendor, err := c.CreateVendor(ctx, client.PartyInput{ShortID: "V-9", Name: new("Vendor")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.db.PlacePurchaseOrderForTest(ctx, "PO-9", vendor.ID, []store.PurchaseLineForTest{{PartNo: item.PartNo, WID: 2, Units: units(t, "100")}}, stockroom.Now()); err != nil {
+	if err := s.db.PlacePurchaseOrderForTest(ctx, "PO-9", vendor.ID, []store.PurchaseLineForTest{{PartNo: partNo, WID: 2, Units: units(t, "100")}}, stockroom.Now()); err != nil {
 		t.Fatal(err)
 	}
 	notice, err := c.ShipPurchaseOrder(ctx, "po-9", client.ShipNoticeRequest{ASN: "ASN-9", Lines: []client.ShipNoticeLine{{Line: 1, Units: units(t, "60")}}})

@@ -167,26 +167,7 @@ func (h *harness) testTransitRefusals(t *testing.T) {
 		}
 		s.audit()
 	}
-	for _, tc := range []struct {
-		name  string
-		lines []stockroom.TransitReceiveLine
-		code  string
-		msg   string
-	}{
-		{"MoreThanDue", []stockroom.TransitReceiveLine{recv(1, u(5), u(2))}, stockroom.ECONFLICT, "line 1 has 6 units due; 7 units given (5 received, 2 rejected)"},
-		{"RejectedBeyondDue", []stockroom.TransitReceiveLine{{Line: 1, Rejected: u(7), ReasonCode: 20}}, stockroom.ECONFLICT, "7 units given (0 received, 7 rejected)"},
-		{"NoSuchLine", []stockroom.TransitReceiveLine{recv(2, u(1), u(0))}, stockroom.EINVALID, ""},
-		{"LineTwice", []stockroom.TransitReceiveLine{recv(1, u(1), u(0)), recv(1, u(1), u(0))}, stockroom.EINVALID, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := s.receiveTransit(id, tc.lines...)
-			wantCode(t, err, tc.code)
-			if !strings.Contains(stockroom.ErrorMessage(err), tc.msg) {
-				t.Fatalf("message %q, want it to hold %q", stockroom.ErrorMessage(err), tc.msg)
-			}
-			unchanged(t)
-		})
-	}
+	s.receiptRefusals(t, id, unchanged)
 	t.Run("CheckRefuses", func(t *testing.T) {
 		_, err := s.ReceiveTransit(ctx, nil, id, stockroom.TransitReceiveRequest{}, s.entry(), func(stockroom.Transit) error { return stockroom.ErrFigureTooLarge })
 		wantCode(t, err, stockroom.ECONFLICT)
@@ -239,6 +220,31 @@ func (h *harness) testTransitRefusals(t *testing.T) {
 		}
 		unchanged(t)
 	})
+}
+
+// receiptRefusals: receipts of transit id (6 units due on its line 1) that
+// ask for too much or name lines wrongly, each refused changing nothing.
+func (s *stockDB) receiptRefusals(t *testing.T, id int64, unchanged func(*testing.T)) {
+	for _, tc := range []struct {
+		name  string
+		lines []stockroom.TransitReceiveLine
+		code  string
+		msg   string
+	}{
+		{"MoreThanDue", []stockroom.TransitReceiveLine{recv(1, u(5), u(2))}, stockroom.ECONFLICT, "line 1 has 6 units due; 7 units given (5 received, 2 rejected)"},
+		{"RejectedBeyondDue", []stockroom.TransitReceiveLine{{Line: 1, Rejected: u(7), ReasonCode: 20}}, stockroom.ECONFLICT, "7 units given (0 received, 7 rejected)"},
+		{"NoSuchLine", []stockroom.TransitReceiveLine{recv(2, u(1), u(0))}, stockroom.EINVALID, ""},
+		{"LineTwice", []stockroom.TransitReceiveLine{recv(1, u(1), u(0)), recv(1, u(1), u(0))}, stockroom.EINVALID, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := s.receiveTransit(id, tc.lines...)
+			wantCode(t, err, tc.code)
+			if !strings.Contains(stockroom.ErrorMessage(err), tc.msg) {
+				t.Fatalf("message %q, want it to hold %q", stockroom.ErrorMessage(err), tc.msg)
+			}
+			unchanged(t)
+		})
+	}
 }
 
 // placeOrder places purchase order PO-1 from a new vendor: line 1 of 100
