@@ -106,7 +106,9 @@ func (lt *lockedTransit) orderChanges(t *Tx, n int, change func(i int) (line int
 
 // lockTransit locks transit id and reads it with all its lines; for an
 // advance ship notice it locks the order's header first and reads the
-// order's lines. It flushes twice. A transit that does not exist is
+// order's lines. (The order's lines are changed after the transit row is
+// locked: the header, locked first by every writer of them, keeps that
+// from deadlocking.) It flushes twice. A transit that does not exist is
 // ErrNotFound.
 func (t *Tx) lockTransit(id int64) (*lockedTransit, error) {
 	var (
