@@ -8,7 +8,7 @@ import (
 // Withdrawal is a validated issue or move: units drawn from the candidate
 // lots of one item in one warehouse.
 type Withdrawal struct {
-	Type   TxType // TxIssue or TxMove
+	Type   TxType // TxIssue, TxMove or TxTransfer
 	PartNo int64
 	WID    int64
 	Units  Units
@@ -24,9 +24,11 @@ type Withdrawal struct {
 	RecNo    int64
 	Received time.Time // a UTC day: lots received on it
 
-	// Move destination.
+	// Move destination; a transfer's, where its transit goes.
 	ToWID  int64
 	ToSpot string
+	// Slip is a transfer's transit slip.
+	Slip string
 }
 
 // LotSelection is the set of lots a draw may take from, for the store to
@@ -101,16 +103,20 @@ func (d Draw) SplitRecNo() int64 {
 
 // Plan decides which lots give how much, drawing from the candidates in the
 // order given (DrawOrder). A held lot gives nothing, unless w is a move that
-// names it by recNo; an issue that names a held lot is refused as such. Too
-// few units is ECONFLICT naming the requested and available units; nothing is
-// drawn then.
+// names it by recNo; an issue or transfer that names a held lot is refused
+// as such. Too few units is ECONFLICT naming the requested and available
+// units; nothing is drawn then.
 func (w Withdrawal) Plan(candidates []Candidate) ([]Draw, error) {
 	var available Units
 	usable := make([]Candidate, 0, len(candidates))
 	for _, c := range candidates {
 		if c.Hold && !(w.Type == TxMove && w.RecNo != 0 && c.RecNo == w.RecNo) {
 			if w.RecNo != 0 && c.RecNo == w.RecNo {
-				return nil, Errorf(ECONFLICT, "Lot %d is on hold; release it before it can be issued.", c.RecNo)
+				verb := "issued"
+				if w.Type == TxTransfer {
+					verb = "shipped"
+				}
+				return nil, Errorf(ECONFLICT, "Lot %d is on hold; release it before it can be %s.", c.RecNo, verb)
 			}
 			continue
 		}

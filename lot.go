@@ -77,10 +77,22 @@ const (
 	TxOrder       TxType = "order"
 	TxOrderClose  TxType = "order-close"
 	TxOrderCancel TxType = "order-cancel"
+
+	// Transits (contract §10): a transfer ships lots from one warehouse to
+	// another's aSN; an asn moves a purchase line's units from onOrder to
+	// aSN; a transit-receive puts a transit line's units in stock, a
+	// transit-reject writes rejected ones off aSN, and a transit-cancel
+	// returns what is still due to where it came from.
+	TxTransfer       TxType = "transfer"
+	TxASN            TxType = "asn"
+	TxTransitReceive TxType = "transit-receive"
+	TxTransitReject  TxType = "transit-reject"
+	TxTransitCancel  TxType = "transit-cancel"
 )
 
 // TxTypes lists every transaction type, in the order documentation uses.
-var TxTypes = []TxType{TxReceive, TxIssue, TxMove, TxHold, TxRelease, TxOrder, TxOrderClose, TxOrderCancel}
+var TxTypes = []TxType{TxReceive, TxIssue, TxMove, TxHold, TxRelease, TxOrder, TxOrderClose, TxOrderCancel,
+	TxTransfer, TxASN, TxTransitReceive, TxTransitReject, TxTransitCancel}
 
 // ParseTxType reads a transaction type in any letter case.
 func ParseTxType(s string) (TxType, bool) {

@@ -77,13 +77,7 @@ func (r *PurchaseOrderRequest) Validate(v *Validation, create bool) {
 	}
 	checkText(v, "reference", r.Reference, MaxReferenceLen)
 	checkText(v, "remark", r.Remark, MaxRemarkLen)
-	switch {
-	case v.Has("lines"):
-	case create && len(r.Lines) == 0:
-		v.Add("lines", "is required: an order has at least one line")
-	case len(r.Lines) > MaxOrderLines:
-		v.Add("lines", "must hold at most "+strconv.Itoa(MaxOrderLines)+" lines")
-	}
+	checkLineCount(v, len(r.Lines), create)
 	named := map[int64]bool{}
 	var value orderValue
 	for i := range r.Lines {

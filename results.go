@@ -27,6 +27,9 @@ type DrawResult struct {
 	ToSpot *string `json:"toSpot,omitempty"`
 	Units  Units   `json:"units"`
 	Lines  []Draw  `json:"lines"`
+	// TransitID is the transit a transfer shipped (a move with shipToWid
+	// and transitSlip); absent otherwise.
+	TransitID *int64 `json:"transitID,omitempty"`
 }
 
 // HoldResult is the answer to a hold or a release: the lot as it is now.

@@ -93,7 +93,8 @@ type MoveRequest struct {
 	// ShipToWID or both are required.
 	ToSpot *string `json:"toSpot,omitempty"`
 	// ShipToWID is the destination warehouse of an inter-warehouse move; both
-	// warehouses must be in the client's scope.
+	// warehouses must be in the client's scope. With a TransitSlip the move
+	// is a transfer: it ships a transit, and only the source need be in scope.
 	ShipToWID   int64  `json:"shipToWid,omitzero"`
 	TransitSlip string `json:"transitSlip,omitempty"`
 	Serial      string `json:"serial,omitempty"`
@@ -159,6 +160,8 @@ func (r *MoveRequest) Validate(v *Validation) {
 	switch {
 	case r.ToSpot == nil && r.ShipToWID == 0:
 		v.Add("toSpot", "is required: give toSpot, shipToWid or both")
+	case r.IsTransfer() && r.ShipToWID == r.WID:
+		v.Add("shipToWid", "is the warehouse the stock is in; a transit (transitSlip) goes to another warehouse")
 	case sameWarehouse && r.ToSpot != nil && r.FromSpot != "" && *r.ToSpot == r.FromSpot:
 		v.Add("toSpot", "is where the stock already is")
 	case sameWarehouse && r.ToSpot == nil:

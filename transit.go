@@ -31,17 +31,19 @@ func (s TransitStatus) IsOpen() bool { return s == TransitInTransit || s == Tran
 // FromWID (TransitSlip), or a vendor's shipment against purchase order PONo
 // (ASN). Its units count in the destination's aSN and in no inStock.
 type Transit struct {
-	ID          int64         `json:"id"`
-	Kind        TransitKind   `json:"kind"`
-	TransitSlip string        `json:"transitSlip,omitempty"`
-	ASN         string        `json:"asn,omitempty"`
-	FromWID     *int64        `json:"fromWid,omitempty"`
-	PONo        string        `json:"poNo,omitempty"`
-	ToWID       int64         `json:"toWid"`
-	Status      TransitStatus `json:"status"`
-	Shipped     time.Time     `json:"shipped"`
-	Modified    time.Time     `json:"modified"`
-	Lines       []TransitLine `json:"lines"`
+	ID          int64       `json:"id"`
+	Kind        TransitKind `json:"kind"`
+	TransitSlip string      `json:"transitSlip,omitempty"`
+	ASN         string      `json:"asn,omitempty"`
+	FromWID     *int64      `json:"fromWid,omitempty"`
+	PONo        string      `json:"poNo,omitempty"`
+	ToWID       int64       `json:"toWid"`
+	// ToSpot is the bin a receipt puts the units in when it names none.
+	ToSpot   string        `json:"toSpot"`
+	Status   TransitStatus `json:"status"`
+	Shipped  time.Time     `json:"shipped"`
+	Modified time.Time     `json:"modified"`
+	Lines    []TransitLine `json:"lines"`
 }
 
 // TransitLine is one part of a transit: units of one item and owner, from
@@ -71,6 +73,11 @@ type TransitFilter struct {
 	OpenOnly bool // GET /Transit; /Transit/All: false
 	// WID keeps transits from or to this warehouse (0: any in scope).
 	WID int64
+	// Status keeps transits in this state ("": any).
+	Status TransitStatus
+	// Owner is the owner asked for (?owner=); nil: every owner the client
+	// may see.
+	Owner *OwnerRef
 	// Owners narrows to transits with a line of these owners; nil: every
 	// owner.
 	Owners *Scope

@@ -24,7 +24,8 @@ import (
 //   - Every code block (indented or fenced) that contains "curl" runs, in the
 //     README's order, in one bash session, against a fresh server started as
 //     the README starts it. A block preceded by the line
-//     <!-- readme-test: skip --> does not run.
+//     <!-- readme-test: skip --> does not run. Its `stockroom` commands
+//     (warehouse add, client add, ...) work on the server's database.
 //   - http://127.0.0.1:8080 is replaced by the test server's address, and the
 //     client id and secret the README shows (its first client_id= and
 //     client_secret=) by the real administrator's.
@@ -178,13 +179,14 @@ func TestREADME(t *testing.T) {
 	}
 	for _, engine := range testdb.Engines(t) {
 		t.Run(engine, func(t *testing.T) {
-			s := startServe(t, testdb.DSN(t, engine), nil)
+			dsn := testdb.DSN(t, engine)
+			s := startServe(t, dsn, nil)
 			script := strings.ReplaceAll(readme, "http://127.0.0.1:8080", s.url)
 			replaceCredential(t, &script, readme, `client_id=(cl-[a-z0-9]+)`, s.adminID)
 			replaceCredential(t, &script, readme, `client_secret=([A-Za-z0-9._~-]{16,72})`, s.adminSecret)
 			// The placeholders are replaced in the README's text, then the
 			// blocks read from it: line numbers stay the README's.
-			runREADME(t, readmeBlocks(script), checker)
+			runREADME(t, readmeBlocks(script), checker, stockroomCommand(dsn))
 		})
 	}
 }
@@ -215,12 +217,19 @@ curl() {
 }
 `
 
-// runREADME runs the blocks' commands as one bash script and checks each
-// against what the README says it answers.
-func runREADME(t *testing.T, blocks []readmeBlock, checker *openapitest.Checker) {
+// stockroomCommand defines the README's `stockroom` command (warehouse
+// add, client add, ...) in the script: this test binary run as the command
+// (see TestMain) on the server's database.
+func stockroomCommand(dsn string) string {
+	return fmt.Sprintf("stockroom() { STOCKROOM_TEST_MAIN=1 STOCKROOM_DB=%q %q \"$@\"; }\n", dsn, os.Args[0])
+}
+
+// runREADME runs the blocks' commands as one bash script, after prelude,
+// and checks each against what the README says it answers.
+func runREADME(t *testing.T, blocks []readmeBlock, checker *openapitest.Checker, prelude string) {
 	dir := t.TempDir()
 	var script strings.Builder
-	fmt.Fprintf(&script, "README_CALLS=%q\n%s", dir, curlWrapper)
+	fmt.Fprintf(&script, "README_CALLS=%q\n%s%s", dir, curlWrapper, prelude)
 	var cmds []readmeCommand
 	for _, b := range blocks {
 		for _, c := range b.commands {

@@ -175,6 +175,45 @@ func (o object) bool(v *stockroom.Validation, name string) *bool {
 	return &x
 }
 
+// each reads a field holding an array of objects, passing each element to
+// read with a validation of its own, whose problems are reported as the
+// element's (name[i].field). A value that is not such an array, or an
+// element that is not an object, is a validation error.
+func (o object) each(v *stockroom.Validation, name string, read func(el object, ev *stockroom.Validation)) {
+	b, ok := o.raw(name)
+	if !ok {
+		return
+	}
+	var elems []json.RawMessage
+	if json.Unmarshal(b, &elems) != nil {
+		v.Add(name, "must be an array")
+		return
+	}
+	for i, raw := range elems {
+		prefix := name + "[" + strconv.Itoa(i) + "]"
+		var m map[string]json.RawMessage
+		if json.Unmarshal(raw, &m) != nil || m == nil {
+			// Read as empty, so that later elements keep their index.
+			v.Add(prefix, "must be an object")
+			read(object{}, &stockroom.Validation{})
+			continue
+		}
+		el := make(object, len(m))
+		for k, val := range m {
+			el[strings.ToLower(k)] = val
+		}
+		var ev stockroom.Validation
+		read(el, &ev)
+		if e, ok := ev.Err().(*stockroom.Error); ok {
+			for field, msgs := range e.Details {
+				for _, msg := range msgs {
+					v.Add(prefix+"."+field, msg)
+				}
+			}
+		}
+	}
+}
+
 // synonym reads a field that clients may send under either of two names
 // (category or categoryID, uOM or unit). Both with different values is a
 // validation error.

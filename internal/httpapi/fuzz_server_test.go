@@ -42,6 +42,9 @@ var fuzzRoutes = []string{
 	"GET /api/v1/Category/{}",
 	"DELETE /api/v1/Customer/{}",
 	"DELETE /api/v1/Category/{}",
+	"GET /api/v1/Transit",
+	"GET /api/v1/Transit/{}",
+	"POST /api/v1/Transit/{}/Cancel",
 }
 
 // escapeLoosely percent-encodes only what cannot stand in a request line

@@ -96,6 +96,12 @@ func (s *Server) routes() []route {
 		{pattern: "PUT /api/v1/PurchaseOrder", handle: s.handlePurchaseUpdate},
 		{pattern: "POST /api/v1/PurchaseOrder/{poNo}/Close", handle: s.handlePurchaseEnd(false)},
 		{pattern: "POST /api/v1/PurchaseOrder/{poNo}/Cancel", handle: s.handlePurchaseEnd(true)},
+		{pattern: "POST /api/v1/PurchaseOrder/{poNo}/Ship", handle: s.handleShipNotice},
+		{pattern: "GET /api/v1/Transit", handle: s.handleTransitList(false)},
+		{pattern: "GET /api/v1/Transit/All", handle: s.handleTransitList(true)},
+		{pattern: "GET /api/v1/Transit/{id}", handle: s.handleTransitGet},
+		{pattern: "POST /api/v1/Transit/{id}/Receive", handle: s.handleTransitReceive},
+		{pattern: "POST /api/v1/Transit/{id}/Cancel", handle: s.handleTransitCancel},
 
 		{pattern: "GET /api/v1/Warehouse", handle: s.handleWarehouseList},
 		{pattern: "GET /api/v1/ReasonCode", handle: s.handleReasonCodeList},

@@ -18,17 +18,26 @@ func (s *Service) authorizeWarehouse(ctx context.Context, p *stockroom.Principal
 		return stockroom.Errorf(stockroom.EFORBIDDEN, stockroom.MsgOutOfScope)
 	}
 	// Warehouses are never removed, so one seen once exists for good.
+	if err := s.findWarehouse(ctx, wid); err != nil {
+		if stockroom.ErrorCode(err) == stockroom.ENOTFOUND && !p.Scope.All {
+			return stockroom.Errorf(stockroom.EFORBIDDEN, stockroom.MsgOutOfScope)
+		}
+		return err
+	}
+	return nil
+}
+
+// findWarehouse reports whether warehouse wid exists: nil, or ENOTFOUND
+// naming it.
+func (s *Service) findWarehouse(ctx context.Context, wid int64) error {
 	if _, ok := s.warehouses.Load(wid); ok {
 		return nil
 	}
 	if _, err := s.db.FindWarehouse(ctx, wid); err != nil {
-		if !errors.Is(err, stockroom.ErrNotFound) {
-			return err
+		if errors.Is(err, stockroom.ErrNotFound) {
+			return stockroom.Errorf(stockroom.ENOTFOUND, "Warehouse %d does not exist.", wid)
 		}
-		if !p.Scope.All {
-			return stockroom.Errorf(stockroom.EFORBIDDEN, stockroom.MsgOutOfScope)
-		}
-		return stockroom.Errorf(stockroom.ENOTFOUND, "Warehouse %d does not exist.", wid)
+		return err
 	}
 	s.warehouses.Store(wid, struct{}{})
 	return nil
@@ -37,17 +46,23 @@ func (s *Service) authorizeWarehouse(ctx context.Context, p *stockroom.Principal
 // checkReasonCode validates a reason code against the direction of the
 // stock change, adding to v.
 func (s *Service) checkReasonCode(ctx context.Context, v *stockroom.Validation, code int64, direction stockroom.Direction) error {
-	if v.Has("reasonCode") || code <= 0 {
+	return s.checkReasonCodeField(ctx, v, "reasonCode", code, direction)
+}
+
+// checkReasonCodeField is checkReasonCode for a reason code in the field
+// named field.
+func (s *Service) checkReasonCodeField(ctx context.Context, v *stockroom.Validation, field string, code int64, direction stockroom.Direction) error {
+	if v.Has(field) || code <= 0 {
 		return nil
 	}
 	rc, err := s.reasonCode(ctx, code)
 	switch {
 	case errors.Is(err, stockroom.ErrNotFound):
-		v.Add("reasonCode", "is not a known reason code (see GET /ReasonCode)")
+		v.Add(field, "is not a known reason code (see GET /ReasonCode)")
 	case err != nil:
 		return err
 	case !rc.Allows(direction):
-		v.Add("reasonCode", "is a reason code for "+string(rc.Direction)+", not "+string(direction))
+		v.Add(field, "is a reason code for "+string(rc.Direction)+", not "+string(direction))
 	}
 	return nil
 }

@@ -16,8 +16,9 @@ import (
 // Store is everything the service keeps in a database: the union of the
 // smaller interfaces declared beside the operations that use them (authStore
 // in auth.go, itemStore in item.go, stockStore in stock.go, adminStore in
-// admin.go, keyStore in idempotency.go). Both engines of the store package
-// satisfy it; each method runs in one transaction.
+// admin.go, keyStore in idempotency.go, transitStore in transit.go). Both
+// engines of the store package satisfy it; each method runs in one
+// transaction.
 type Store interface {
 	Ping(ctx context.Context) error
 	authStore
@@ -27,6 +28,7 @@ type Store interface {
 	purchaseStore
 	adminStore
 	keyStore
+	transitStore
 }
 
 // Options configures a Service.

@@ -129,7 +129,8 @@ func (s *Service) Issue(ctx context.Context, p *stockroom.Principal, req Request
 }
 
 // Move relocates units within a warehouse or to another one (permission
-// 15). Both warehouses must be in scope.
+// 15). Both warehouses must be in scope, but for a transfer (a move with a
+// transit slip to another warehouse), which ships a transit.
 func (s *Service) Move(ctx context.Context, p *stockroom.Principal, req Request[stockroom.MoveRequest]) (stockroom.DrawResult, error) {
 	var none stockroom.DrawResult
 	if err := s.admit(p, stockroom.PermMove, true, req.Unreadable, req.Key); err != nil {
@@ -138,12 +139,8 @@ func (s *Service) Move(ctx context.Context, p *stockroom.Principal, req Request[
 	r, v := req.In, &req.Problems
 	r.Validate(v)
 	toWID, toSpot := r.Destination()
-	partNo, named, err := s.checkStockLine(ctx, p, v, 0, "", r.Owner, r.ItemID, r.WID, toWID)
-	if err != nil {
-		return none, err
-	}
 	w := stockroom.Withdrawal{
-		Type: stockroom.TxMove, PartNo: partNo, WID: r.WID, Units: r.Units, Spot: trimmed(r.FromSpot),
+		Type: stockroom.TxMove, WID: r.WID, Units: r.Units, Spot: trimmed(r.FromSpot),
 		Serial: r.Serial, Serial2: r.Serial2, RFIDTag: r.RFIDTag, RecNo: r.RecNo, ToWID: toWID, ToSpot: trimmed(toSpot),
 	}
 	details := map[string]any{
@@ -157,7 +154,16 @@ func (s *Service) Move(ctx context.Context, p *stockroom.Principal, req Request[
 		w.Received = *r.Received
 		details["received"] = r.Received.Format("2006-01-02")
 	}
-	return s.withdraw(ctx, p, req.Key, named, w, s.entry(p, 0, r.Reference, "", details))
+	e := s.entry(p, 0, r.Reference, "", details)
+	if r.IsTransfer() {
+		return s.transfer(ctx, p, req.Key, r, v, w, e)
+	}
+	partNo, named, err := s.checkStockLine(ctx, p, v, 0, "", r.Owner, r.ItemID, r.WID, toWID)
+	if err != nil {
+		return none, err
+	}
+	w.PartNo = partNo
+	return s.withdraw(ctx, p, req.Key, named, w, e)
 }
 
 // checkStockLine makes the checks every stock change shares once its fields

@@ -27,6 +27,7 @@ import (
 //     lines still have due and what the ledger's figures add up to, and aSN
 //     what open transits still carry and the ledger's figures; each
 //     purchase line's units in transit are what its open notices carry;
+//   - a transit's status fits what its lines have due;
 //   - the kept counts equal the rows they count.
 //
 // It reads everything in one snapshot; it is an operator's tool, not a hot
@@ -57,7 +58,7 @@ type auditCheck struct {
 	format string
 }
 
-var auditChecks = slices.Concat(lotChecks, levelSumChecks(), orderChecks)
+var auditChecks = slices.Concat(lotChecks, levelSumChecks(), orderChecks, transitChecks)
 
 // lotChecks hold the lots, their ledger lines and the kept figures of their
 // units to one another.

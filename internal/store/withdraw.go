@@ -8,7 +8,7 @@ import (
 	"github.com/stockroom/stockroom"
 )
 
-// Withdraw carries out an issue or a move: it locks the lots the withdrawal
+// Withdraw carries out an issue, a move or a transfer: it locks the lots the withdrawal
 // may draw from (stockroom.Withdrawal.Candidates), in draw order, lets
 // stockroom.Withdrawal.Plan decide, and applies the draws, recording key's
 // answer in the same transaction. Too few units is ECONFLICT with nothing
@@ -33,8 +33,12 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 		toActive  = true
 	)
 	t.queryRow(nil, `SELECT short_id, dflt_owner FROM items WHERE part_no = $1`, []any{w.PartNo}, &shortID, &dfltOwner)
-	if w.Type == stockroom.TxMove && w.ToWID != w.WID {
+	if w.Type != stockroom.TxIssue && w.ToWID != w.WID {
 		t.queryRow(nil, `SELECT active FROM warehouses WHERE wid = $1`, []any{w.ToWID}, &toActive)
+	}
+	var transitID int64
+	if w.Type == stockroom.TxTransfer {
+		t.startTransfer(w, e, &transitID)
 	}
 	// Most withdrawals are served by the oldest few lots: lock only those
 	// first. If they fall short, lock every candidate, so that a refusal for
@@ -62,13 +66,16 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 	if err != nil {
 		return stockroom.DrawResult{}, err
 	}
-	id, err := t.applyDraws(w, e, cands, draws)
+	id, err := t.applyDraws(w, e, cands, draws, transitID)
 	if err != nil {
 		return stockroom.DrawResult{}, err
 	}
 	res := stockroom.DrawResult{TransactionID: id, Type: w.Type, ItemID: shortID, WID: w.WID, Owner: w.Owner, Units: w.Units, Lines: draws}
-	if w.Type == stockroom.TxMove {
+	if w.Type != stockroom.TxIssue {
 		res.ToWID, res.ToSpot = &w.ToWID, &w.ToSpot
+	}
+	if transitID != 0 {
+		res.TransitID = &transitID
 	}
 	return res, nil
 }
@@ -158,10 +165,11 @@ const (
 		WHERE rec_no = $1`
 )
 
-// applyDraws changes the drawn lots, the levels, the ledger and the counts.
-// A move's split lots get their recNo in draws. It returns the ledger
-// transaction's id.
-func (t *Tx) applyDraws(w stockroom.Withdrawal, e stockroom.LedgerEntry, cands []stockroom.Candidate, draws []stockroom.Draw) (int64, error) {
+// applyDraws changes the drawn lots, the levels, the ledger and the counts;
+// a transfer's draws also become the lines of transit transitID (which a
+// transfer's ledger entry names). A move's split lots get their recNo in
+// draws. It returns the ledger transaction's id.
+func (t *Tx) applyDraws(w stockroom.Withdrawal, e stockroom.LedgerEntry, cands []stockroom.Candidate, draws []stockroom.Draw, transitID int64) (int64, error) {
 	dw := t.queueDraws(w, micros(e.Time), cands, draws)
 	isMove := w.Type == stockroom.TxMove
 	crossing := isMove && w.ToWID != w.WID
@@ -172,9 +180,13 @@ func (t *Tx) applyDraws(w stockroom.Withdrawal, e stockroom.LedgerEntry, cands [
 	if crossing {
 		changes = append(changes, levelChange{partNo: w.PartNo, wid: w.ToWID, owner: w.Owner, inStock: w.Units, onHold: dw.held})
 	}
+	if transitID != 0 {
+		changes = append(changes, levelChange{partNo: w.PartNo, wid: w.ToWID, owner: w.Owner, asn: w.Units})
+		e = entryWith(e, map[string]any{"transitID": transitID})
+	}
 	lv := t.changeLevels(e.Time, changes...)
 	head := ledgerHead{typ: w.Type, partNo: w.PartNo, wid: w.WID, owner: w.Owner, spot: w.Spot, units: w.Units, entry: e}
-	if isMove {
+	if w.Type != stockroom.TxIssue {
 		head.toWID, head.toSpot = &w.ToWID, &w.ToSpot
 	}
 	var id int64
@@ -199,6 +211,9 @@ func (t *Tx) applyDraws(w stockroom.Withdrawal, e stockroom.LedgerEntry, cands [
 		return 0, err
 	}
 	t.appendLines(id, dw.lines)
+	if transitID != 0 {
+		t.shipDraws(w, id, transitID, draws)
+	}
 	t.addCounts(dw.counts)
 	return id, nil
 }

@@ -50,7 +50,8 @@ INSERT INTO order_numbers (kind, last) VALUES ('purchase', 0), ('shipping', 0), 
 -- Transits: stock on its way to warehouse to_wid, counted in its asn and in
 -- no in_stock. A transfer comes from from_wid (its lines name the source
 -- lots); an advance ship notice (asn) from a purchase order's vendor (its
--- lines name the order's lines).
+-- lines name the order's lines). to_spot is the bin a receipt puts the
+-- units in when it names none.
 CREATE TABLE transits (
     id       BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     kind     TEXT COLLATE "C" NOT NULL CHECK (kind IN ('transfer', 'asn')),
@@ -58,6 +59,7 @@ CREATE TABLE transits (
     from_wid BIGINT REFERENCES warehouses (wid),
     order_id BIGINT REFERENCES orders (id),
     to_wid   BIGINT NOT NULL REFERENCES warehouses (wid),
+    to_spot  TEXT COLLATE "C" NOT NULL,
     status   TEXT COLLATE "C" NOT NULL,
     shipped  BIGINT NOT NULL,
     modified BIGINT NOT NULL,
