@@ -8,7 +8,6 @@ import (
 	"github.com/stockroom/stockroom"
 	"github.com/stockroom/stockroom/client"
 	"github.com/stockroom/stockroom/internal/service"
-	"github.com/stockroom/stockroom/internal/store"
 )
 
 // wantAPICode checks that err is an *Error with the given code.
@@ -28,7 +27,7 @@ func TestTransitsThroughTheSDK(t *testing.T) {
 	s.addWarehouse(t, 2, "North")
 	c := s.admin(t)
 	ctx := context.Background()
-	item := mustCreateItem(t, c, "PUMP-1")
+	mustCreateItem(t, c, "PUMP-1")
 	mustReceive(t, c, "PUMP-1", units(t, "50"), 1, "A-01")
 	north := s.clientWith(t, service.NewClient{Permissions: []stockroom.Permission{stockroom.PermItemRead, stockroom.PermMove}, Scope: stockroom.Scope{IDs: []int64{2}}})
 
@@ -87,18 +86,18 @@ func TestTransitsThroughTheSDK(t *testing.T) {
 	if err != nil || canceledOnly.TotalCount != 1 {
 		t.Fatalf("canceled transits: %+v %v", canceledOnly, err)
 	}
-	shipAndReceiveNotice(t, s, c, north, item.PartNo)
+	shipAndReceiveNotice(t, s, c, north)
 }
 
 // shipAndReceiveNotice: a vendor's notice of 60 of 100 ordered, received
 // whole by a client of the destination.
-func shipAndReceiveNotice(t *testing.T, s *testServer, c, north *client.Client, partNo int64) {
+func shipAndReceiveNotice(t *testing.T, s *testServer, c, north *client.Client) {
 	ctx := context.Background()
-	vendor, err := c.CreateVendor(ctx, client.PartyInput{ShortID: "V-9", Name: new("Vendor")})
-	if err != nil {
+	if _, err := c.CreateVendor(ctx, client.PartyInput{ShortID: "V-9", Name: new("Vendor")}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.db.PlacePurchaseOrderForTest(ctx, "PO-9", vendor.ID, []store.PurchaseLineForTest{{PartNo: partNo, WID: 2, Units: units(t, "100")}}, stockroom.Now()); err != nil {
+	if _, err := c.CreatePurchaseOrder(ctx, client.PurchaseOrderRequest{PONo: "PO-9", VendorID: &stockroom.OwnerRef{ShortID: "V-9"},
+		Lines: []client.PurchaseLineRequest{{ItemID: "PUMP-1", Units: new(units(t, "100")), Warehouse: 2}}}); err != nil {
 		t.Fatal(err)
 	}
 	notice, err := c.ShipPurchaseOrder(ctx, "po-9", client.ShipNoticeRequest{ASN: "ASN-9", Lines: []client.ShipNoticeLine{{Line: 1, Units: units(t, "60")}}})
@@ -110,6 +109,10 @@ func shipAndReceiveNotice(t *testing.T, s *testServer, c, north *client.Client, 
 	whole, err := north.ReceiveTransit(ctx, notice.ID, client.TransitReceiveRequest{})
 	if err != nil || whole.Transit.Status != stockroom.TransitReceived || level(t, c, "PUMP-1", 2).InStock != units(t, "72.5") {
 		t.Fatalf("a whole notice received: %+v %v", whole, err)
+	}
+	po, err := c.GetPurchaseOrder(ctx, "PO-9")
+	if err != nil || po.Status != stockroom.OrderPartial || po.Lines[0].UnitsReceived != units(t, "60") || po.Lines[0].UnitsDue != units(t, "40") {
+		t.Fatalf("the order after its notice: %+v %v", po, err)
 	}
 	if found, err := s.svc.Audit(ctx); err != nil || len(found) > 0 {
 		t.Fatalf("audit: %v %v", found, err)

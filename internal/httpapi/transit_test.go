@@ -8,7 +8,6 @@ import (
 
 	"github.com/stockroom/stockroom"
 	"github.com/stockroom/stockroom/internal/service"
-	"github.com/stockroom/stockroom/internal/store"
 )
 
 // transitAPI is stockAPI with warehouse 3 too, and 50 of ITEM-A in bin A-01
@@ -143,11 +142,10 @@ func TestNoticeStory(t *testing.T) {
 	eachEngine(t, func(t *testing.T, a *api) {
 		tok := transitAPI(t, a)
 		vendor := a.mustPost(t, tok, "/api/v1/Vendor", map[string]any{"shortID": "V-1", "name": "Vendor One"}, 201)["vendorID"].(float64)
-		item := decode[stockroom.Item](t, a.get(t, "/api/v1/Item?key=ITEM-A&type=id", tok))
-		if err := a.db.PlacePurchaseOrderForTest(context.Background(), "PO-7", int64(vendor), []store.PurchaseLineForTest{
-			{PartNo: item.PartNo, WID: 2, Units: stockroom.Whole(100), UnitPrice: stockroom.MustParseUnits("1.25")},
-		}, stockroom.Now()); err != nil {
-			t.Fatal(err)
+		a.mustPost(t, tok, "/api/v1/PurchaseOrder", map[string]any{"poNo": "PO-7", "vendorID": "V-1", "lines": []any{
+			line("itemID", "ITEM-A", "units", 100, "unitPrice", 1.25, "warehouse", 2)}}, 201)
+		if l := a.levelOf(t, tok, "ITEM-A", 2); l.OnOrder != stockroom.Whole(100) || l.ASN.Sign() != 0 {
+			t.Fatalf("after the order: %+v", l)
 		}
 		r := a.mustSend(t, "POST", "/api/v1/PurchaseOrder/po-7/Ship", tok, map[string]any{"asn": "ASN-1", "lines": []any{map[string]any{"line": 1, "units": 60}}}, 201)
 		tr := decode[stockroom.Transit](t, r)
@@ -170,6 +168,11 @@ func TestNoticeStory(t *testing.T) {
 		}
 		if l := a.levelOf(t, tok, "ITEM-A", 2); l.InStock != stockroom.Whole(55) || l.ASN.Sign() != 0 || l.OnOrder != stockroom.Whole(40) {
 			t.Fatalf("after the receipt: %+v", l)
+		}
+		po := decode[stockroom.PurchaseOrder](t, a.get(t, "/api/v1/PurchaseOrder/PO-7", tok))
+		if l := po.Lines[0]; po.Status != stockroom.OrderPartial || l.UnitsReceived != stockroom.Whole(55) || l.UnitsRejected != stockroom.Whole(5) ||
+			l.UnitsInTransit.Sign() != 0 || l.UnitsDue != stockroom.Whole(40) {
+			t.Fatalf("the order after the receipt: %s %+v", po.Status, l)
 		}
 		entry := decode[stockroom.Transaction](t, a.get(t, fmt.Sprintf("/api/v1/Inventory/Transactions/%d", *got.Lines[0].TransactionID), tok))
 		if entry.Type != stockroom.TxTransitReceive || entry.Details["poNo"] != "PO-7" || entry.Details["asn"] != "ASN-1" || len(entry.Lines) != 1 {

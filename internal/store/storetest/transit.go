@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/stockroom/stockroom"
-	"github.com/stockroom/stockroom/internal/store"
 )
 
 // Transits: transfers between warehouses and vendors' advance ship
@@ -254,11 +253,12 @@ func (s *stockDB) placeOrder() stockroom.Party {
 	s.t.Helper()
 	v := newParty(stockroom.Vendor, "VEND", t0)
 	must(s.t, s.CreateParty(ctx, nil, &v))
-	must(s.t, s.PlacePurchaseOrderForTest(ctx, "PO-1", v.ID, []store.PurchaseLineForTest{
-		{PartNo: s.a.PartNo, WID: 2, Units: u(100), UnitPrice: stockroom.MustParseUnits("2.5")},
-		{PartNo: s.b.PartNo, WID: 2, Units: u(10)},
-		{PartNo: s.a.PartNo, WID: 1, Units: u(5)},
-	}, t0))
+	_, err := s.CreatePurchaseOrder(ctx, nil, stockroom.PurchaseOrder{PONo: "PO-1", VendorID: v.ID, OrderDate: t0, Lines: []stockroom.PurchaseLine{
+		line(s.a.PartNo, 2, u(100), stockroom.MustParseUnits("2.5")),
+		line(s.b.PartNo, 2, u(10), u(0)),
+		line(s.a.PartNo, 1, u(5), u(0)),
+	}}, s.entry())
+	must(s.t, err)
 	s.audit()
 	return v
 }
@@ -302,6 +302,11 @@ func (h *harness) testNoticeStory(t *testing.T) {
 	}
 	s.wantFigures(s.a.PartNo, 2, u(55), u(0))
 	s.wantOnOrder(s.a.PartNo, 2, u(40), u(0))
+	po, err := s.FindPurchaseOrder(ctx, "PO-1")
+	must(t, err)
+	if l := po.Lines[0]; po.Status != stockroom.OrderPartial || l.UnitsReceived != u(55) || l.UnitsRejected != u(5) || l.UnitsInTransit.Sign() != 0 || l.UnitsDue != u(40) {
+		t.Fatalf("order after the receipt: %s %+v", po.Status, l)
+	}
 	s.audit()
 
 	more, err := s.ship("ASN-2", stockroom.ShipNoticeLine{Line: 1, Units: u(50)})
@@ -351,10 +356,13 @@ func (h *harness) testNoticeRefusals(t *testing.T) {
 		t.Fatal("a refused notice changed the ledger")
 	}
 	s.audit()
-	must(t, s.ExecForTest(ctx, `UPDATE orders SET status = 'Closed'`))
+	_, err = s.ChangePurchaseOrder(ctx, nil, "PO-1", s.entry(), func(o *stockroom.PurchaseOrder) (bool, error) { return true, o.End(false) })
+	must(t, err)
+	ledger = s.ledgerSize()
 	_, err = s.ship("A", l(1, 1))
 	wantCode(t, err, stockroom.ECONFLICT)
 	if s.ledgerSize() != ledger {
 		t.Fatal("a notice for a closed order changed the ledger")
 	}
+	s.audit()
 }
