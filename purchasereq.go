@@ -205,4 +205,9 @@ type ReceiptOrder struct {
 	PONo          string
 	Line          int64
 	PriceFromLine bool
+	// OnOrder is the change to onOrder the receipt is expected to make, as
+	// the line was last read: the store applies it with the receipt's other
+	// level changes, then corrects it in the same transaction when the
+	// line, locked, says otherwise (a concurrent receipt or change).
+	OnOrder Units
 }

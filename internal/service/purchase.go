@@ -11,6 +11,7 @@ import (
 // ledger in its own transaction.
 type purchaseStore interface {
 	FindPurchaseOrder(ctx context.Context, no string) (stockroom.PurchaseOrder, error)
+	FindPurchaseLine(ctx context.Context, no string, lineNo int64) (stockroom.PurchaseOrder, error)
 	ListPurchaseOrders(ctx context.Context, scope stockroom.Scope, f stockroom.OrderFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.PurchaseOrder], error)
 	CreatePurchaseOrder(ctx context.Context, key *stockroom.IdempotencyKey, o stockroom.PurchaseOrder, e stockroom.LedgerEntry) (stockroom.PurchaseOrder, error)
 	ChangePurchaseOrder(ctx context.Context, key *stockroom.IdempotencyKey, no string, e stockroom.LedgerEntry, fn func(*stockroom.PurchaseOrder) (bool, error)) (stockroom.PurchaseOrder, error)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/stockroom/stockroom"
 )
@@ -26,18 +25,21 @@ func (s *Service) receiptOrder(ctx context.Context, p *stockroom.Principal, r *s
 	if r.Line == 0 || no == "" {
 		return nil, nil
 	}
-	o, err := s.findOrder(ctx, p, no)
-	switch {
-	case errors.Is(err, stockroom.ErrNotFound) && !explicit:
-		return nil, nil
-	case err != nil:
+	o, err := s.db.FindPurchaseLine(ctx, no, r.Line)
+	if err == nil {
+		o, _ = o.Seen(p.Scope, ownersSeen(p))
+	}
+	if err != nil || len(o.Lines) == 0 {
+		// No such line, or not one the client sees: is the order there?
+		if o, err = s.findOrder(ctx, p, no); err == nil {
+			return nil, stockroom.Errorf(stockroom.ENOTFOUND, "Purchase order %s has no line %d.", o.PONo, r.Line)
+		}
+		if errors.Is(err, stockroom.ErrNotFound) && !explicit {
+			return nil, nil
+		}
 		return nil, orderRefusal(err, no)
 	}
-	i := slices.IndexFunc(o.Lines, func(l stockroom.PurchaseLine) bool { return l.LineNo == r.Line })
-	if i < 0 {
-		return nil, stockroom.Errorf(stockroom.ENOTFOUND, "Purchase order %s has no line %d.", o.PONo, r.Line)
-	}
-	l := o.Lines[i]
+	l := o.Lines[0]
 	var v stockroom.Validation
 	of := fmt.Sprintf("line %d of purchase order %s", l.LineNo, o.PONo)
 	if l.PartNo != partNo {
@@ -53,7 +55,8 @@ func (s *Service) receiptOrder(ctx context.Context, p *stockroom.Principal, r *s
 		return nil, err
 	}
 	*named = ownerChoice{named: true, id: l.Owner}
-	ro := &stockroom.ReceiptOrder{ID: o.ID, PONo: o.PONo, Line: l.LineNo}
+	ro := &stockroom.ReceiptOrder{ID: o.ID, PONo: o.PONo, Line: l.LineNo,
+		OnOrder: stockroom.MinUnits(r.Units, l.Due(o.Status)).Neg()}
 	if r.Price.IsZero() {
 		r.Price, ro.PriceFromLine = l.UnitPrice, true
 	}

@@ -50,7 +50,16 @@ func (r *headRow) value() stockroom.PurchaseOrder {
 
 // purchaseOrderQuery reads one order, named by its folded number, with every
 // line: one statement, so one snapshot.
-const purchaseOrderQuery = `
+const purchaseOrderQuery = purchaseLinesSelect + `
+	WHERE o.kind = 'purchase' AND o.order_no_key = $1
+	ORDER BY l.line_no`
+
+// purchaseLineQuery reads one line ($2) of an order with its header.
+const purchaseLineQuery = purchaseLinesSelect + `
+	WHERE o.kind = 'purchase' AND o.order_no_key = $1 AND l.line_no = $2`
+
+// purchaseLinesSelect reads headers with their lines.
+const purchaseLinesSelect = `
 	SELECT ` + purchaseHeadColumns + `,
 		l.line_no,
 		l.part_no,
@@ -67,9 +76,7 @@ const purchaseOrderQuery = `
 	FROM ` + purchaseFrom + `
 	JOIN order_lines l ON l.order_id = o.id
 	JOIN items i ON i.part_no = l.part_no
-	JOIN warehouses w ON w.wid = l.wid
-	WHERE o.kind = 'purchase' AND o.order_no_key = $1
-	ORDER BY l.line_no`
+	JOIN warehouses w ON w.wid = l.wid`
 
 // orderRead collects an order from the rows of purchaseOrderQuery.
 type orderRead struct {
@@ -110,8 +117,19 @@ func (t *Tx) readPurchaseOrder(no string, r *orderRead) {
 // FindPurchaseOrder returns the purchase order numbered no, in any letter
 // case, with all its lines, or stockroom.ErrNotFound.
 func (db *DB) FindPurchaseOrder(ctx context.Context, no string) (stockroom.PurchaseOrder, error) {
+	return db.findPurchase(ctx, purchaseOrderQuery, stockroom.FoldKey(no))
+}
+
+// FindPurchaseLine returns the purchase order numbered no, in any letter
+// case, with only its line lineNo, or stockroom.ErrNotFound when either is
+// missing: what a receipt against the line needs, in one indexed read.
+func (db *DB) FindPurchaseLine(ctx context.Context, no string, lineNo int64) (stockroom.PurchaseOrder, error) {
+	return db.findPurchase(ctx, purchaseLineQuery, stockroom.FoldKey(no), lineNo)
+}
+
+func (db *DB) findPurchase(ctx context.Context, query string, args ...any) (stockroom.PurchaseOrder, error) {
 	var r orderRead
-	rs, err := db.read.QueryContext(ctx, purchaseOrderQuery, stockroom.FoldKey(no))
+	rs, err := db.read.QueryContext(ctx, query, args...)
 	if err != nil {
 		return stockroom.PurchaseOrder{}, db.classify(err)
 	}

@@ -59,15 +59,16 @@ func (rl *receiptLines) check(i int, r stockroom.Receipt) error {
 	return nil
 }
 
-// settle queues what receipt i (ledger transaction txID, lot lot) does to
-// its line's order besides the line: on_order less what stopped being
-// due, as the transaction's figure too; the order's status; the lot's
-// price, when it took the line's and the line's changed since the service
-// read it.
+// settleReceiptLine queues what receipt i (ledger transaction txID, lot
+// lot) does to its line's order besides the line: the ledger's figure of
+// what stopped being due; the correction of on_order, when the receipt's
+// expected change (made with its in-stock change) was not what the locked
+// line says; the order's status; the lot's price, when it took the line's
+// and the line's changed since the service read it.
 //
-// The on_order change is not settled: it lands on the level rows the
-// receipt's in-stock change has just made listed, and lowers a figure, so
-// it changes no count and cannot pass the largest figure kept.
+// The correction is not settled: it lands on the level rows the receipt's
+// in-stock change has just made listed, so it changes no count, and it
+// leaves on_order at what the line has due, within the largest figure.
 func (t *Tx) settleReceiptLine(rl *receiptLines, i int, r stockroom.Receipt, txID int64, lot *stockroom.Lot, now time.Time) {
 	if r.Order == nil {
 		return
@@ -75,8 +76,11 @@ func (t *Tx) settleReceiptLine(rl *receiptLines, i int, r stockroom.Receipt, txI
 	l := rl.lines[i]
 	change := l.onOrderChange(rl.heads[i].status)
 	if !change.onOrder.IsZero() {
-		t.changeLevels(now, change)
 		t.appendFigures(txID, []ledgerFigure{figureOf(change)})
+	}
+	if fix := change.onOrder.Sub(r.Order.OnOrder); !fix.IsZero() {
+		change.onOrder = fix
+		t.changeLevels(now, change)
 	}
 	t.settlePurchaseStatus(r.Order.ID, now)
 	if r.Order.PriceFromLine && l.line.UnitPrice != lot.Price {

@@ -61,7 +61,7 @@ func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockro
 		rows   = make([]lotRow, len(rs))
 		found  = make([]bool, len(rs))
 		ids    = make([]int64, len(rs))
-		levels = map[[3]int64]stockroom.Units{}
+		levels = map[[3]int64]levelChange{}
 	)
 	names := t.lotNames(rs)
 	orders := t.lockReceiptLines(rs)
@@ -73,11 +73,15 @@ func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockro
 			return nil, err
 		}
 		k := [3]int64{r.PartNo, r.WID, r.Owner}
-		levels[k] = levels[k].Add(r.Units)
+		c := levelChange{partNo: r.PartNo, wid: r.WID, owner: r.Owner, inStock: r.Units}
+		if r.Order != nil {
+			c.onOrder = r.Order.OnOrder
+		}
+		levels[k] = c.add(levels[k])
 	}
 	changes := make([]levelChange, 0, len(levels))
-	for k, units := range levels {
-		changes = append(changes, levelChange{partNo: k[0], wid: k[1], owner: k[2], inStock: units})
+	for _, c := range levels {
+		changes = append(changes, c)
 	}
 	lv := t.changeLevels(e.Time, changes...)
 	if err := t.flush(); err != nil {
