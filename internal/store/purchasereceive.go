@@ -17,8 +17,7 @@ import (
 // those without an order are left zero), locked and changed at the next
 // flush.
 type receiptLines struct {
-	heads  []orderHead
-	locked []bool
+	status []stockroom.OrderStatus
 	found  []bool
 	lines  []purchaseLine
 }
@@ -28,16 +27,32 @@ type receiptLines struct {
 // It runs before the receipts' lots are made, as the lock order asks.
 func (t *Tx) lockReceiptLines(rs []stockroom.Receipt) *receiptLines {
 	n := len(rs)
-	rl := &receiptLines{heads: make([]orderHead, n), locked: make([]bool, n), found: make([]bool, n), lines: make([]purchaseLine, n)}
+	rl := &receiptLines{status: make([]stockroom.OrderStatus, n), found: make([]bool, n), lines: make([]purchaseLine, n)}
 	for i, r := range rs {
 		if r.Order == nil {
 			continue
 		}
-		t.lockOrder("purchase", stockroom.FoldKey(r.Order.PONo), &rl.heads[i], &rl.locked[i])
 		rl.lines[i].byReceived = r.Units
-		t.changePurchaseLine(r.Order.ID, r.Order.Line, &rl.lines[i], &rl.found[i])
+		t.receiveLine(r.Order.ID, r.Order.Line, &rl.lines[i], &rl.status[i], &rl.found[i])
 	}
 	return rl
+}
+
+// receiveLine queues, in one statement, the locking of an order's header
+// (first, as the lock order asks), the change of its line by l.byReceived
+// and the reading of the order's status; l, status and found are set at the
+// next flush. The header stays locked to the commit, so the status this
+// transaction settles is judged on every line's latest figures.
+func (t *Tx) receiveLine(orderID, lineNo int64, l *purchaseLine, status *stockroom.OrderStatus, found *bool) {
+	t.queryRow(found, `
+		WITH head AS (SELECT status FROM orders WHERE id = $1`+t.forUpdate()+`)
+		UPDATE order_lines SET received = received + $3
+		WHERE order_id = $1 AND line_no = $2 AND EXISTS (SELECT 1 FROM head)
+		RETURNING part_no, wid, owner, units, received, in_transit, rejected, unit_price,
+			(SELECT status FROM head)`,
+		[]any{orderID, lineNo, l.byReceived},
+		&l.partNo, &l.wid, &l.owner, &l.line.Units, &l.line.UnitsReceived, &l.line.UnitsInTransit,
+		&l.line.UnitsRejected, &l.line.UnitPrice, status)
 }
 
 // check judges receipt i against its line once locked and changed: an
@@ -48,12 +63,12 @@ func (rl *receiptLines) check(i int, r stockroom.Receipt) error {
 	}
 	l := rl.lines[i]
 	switch {
-	case !rl.locked[i] || !rl.found[i]:
+	case !rl.found[i]:
 		return fmt.Errorf("purchase order %s has no line %d", r.Order.PONo, r.Order.Line)
 	case l.partNo != r.PartNo || l.wid != r.WID || l.owner != r.Owner:
 		return fmt.Errorf("purchase order %s line %d is item %d, warehouse %d, owner %d; the receipt's %d, %d, %d",
 			r.Order.PONo, r.Order.Line, l.partNo, l.wid, l.owner, r.PartNo, r.WID, r.Owner)
-	case !rl.heads[i].status.IsOpen():
+	case !rl.status[i].IsOpen():
 		return stockroom.ErrOrderEnded
 	}
 	return nil
@@ -74,7 +89,7 @@ func (t *Tx) settleReceiptLine(rl *receiptLines, i int, r stockroom.Receipt, txI
 		return
 	}
 	l := rl.lines[i]
-	change := l.onOrderChange(rl.heads[i].status)
+	change := l.onOrderChange(rl.status[i])
 	if !change.onOrder.IsZero() {
 		t.appendFigures(txID, []ledgerFigure{figureOf(change)})
 	}
@@ -82,7 +97,11 @@ func (t *Tx) settleReceiptLine(rl *receiptLines, i int, r stockroom.Receipt, txI
 		change.onOrder = fix
 		t.changeLevels(now, change)
 	}
-	t.settlePurchaseStatus(r.Order.ID, now)
+	if l.justDelivered() {
+		t.settlePurchaseStatus(r.Order.ID, now)
+	} else {
+		t.markPartial(r.Order.ID, now)
+	}
 	if r.Order.PriceFromLine && l.line.UnitPrice != lot.Price {
 		t.exec(`UPDATE lots SET price = $2 WHERE rec_no = $1`, lot.RecNo, l.line.UnitPrice)
 		lot.Price = l.line.UnitPrice
