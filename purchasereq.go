@@ -196,18 +196,23 @@ func (e *OrderLineRefusal) Error() string {
 
 func (e *OrderLineRefusal) Unwrap() error { return e.Err }
 
-// ReceiptOrder is the purchase order line a receipt is against, as the
-// service found it. A line's item, warehouse and owner never change; its
-// price may, so a receipt that takes the line's price (PriceFromLine) has
-// it confirmed in its transaction.
+// ReceiptOrder is the purchase order line a receipt is against, named by
+// the order's number. The store locks and changes the line in the receipt's
+// transaction and refuses the receipt with ErrOrderLineMismatch when the
+// order has no such line or the line is not of the receipt's item,
+// warehouse and owner. A receipt without a price or a supplier takes the
+// line's unit price and the order's vendor, read in the same transaction.
 type ReceiptOrder struct {
-	ID            int64 // the order's key in the store (PurchaseOrder.ID)
-	PONo          string
-	Line          int64
-	PriceFromLine bool
-	// OnOrder is the change to onOrder the receipt is expected to make, as
-	// the line was last read: the store applies it with the receipt's other
-	// level changes, then corrects it in the same transaction when the
-	// line, locked, says otherwise (a concurrent receipt or change).
+	PONo string
+	Line int64
+	// OnOrder is the change to onOrder the receipt is expected to make: the
+	// store applies it with the receipt's other level changes, then corrects
+	// it in the same transaction when the line, locked, says otherwise (less
+	// was due, or a concurrent change).
 	OnOrder Units
 }
+
+// ErrOrderLineMismatch is a store's refusal of a receipt whose order line
+// is missing or is not of the receipt's item, warehouse and owner: the
+// service judges the receipt against the line it reads, and asks again.
+var ErrOrderLineMismatch = errors.New("the purchase order line is not the receipt's")

@@ -89,6 +89,9 @@ func (s *Service) CreatePurchaseOrder(ctx context.Context, p *stockroom.Principa
 		o.Lines = append(o.Lines, l.NewLine())
 	}
 	res, err := s.db.CreatePurchaseOrder(ctx, req.Key, o, s.entry(p, 0, "", "", nil))
+	if err == nil {
+		s.orderNumbers.put(stockroom.FoldKey(res.PONo), res.PONo)
+	}
 	return res, orderRefusal(err, r.PONo)
 }
 

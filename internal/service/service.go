@@ -52,16 +52,18 @@ type Service struct {
 	auth     *authCache
 
 	// Facts that never change once true, remembered by this instance.
-	warehouses sync.Map          // wid -> struct{}: the warehouse exists
-	reasons    sync.Map          // code -> stockroom.ReasonCode
-	partNos    *keyCache[string] // folded ShortID -> partNo
-	parties    sync.Map          // customerID or vendorID -> stockroom.PartyKind
-	categories sync.Map          // category id -> struct{}: the category exists
+	warehouses sync.Map                 // wid -> struct{}: the warehouse exists
+	reasons    sync.Map                 // code -> stockroom.ReasonCode
+	partNos    *keyCache[string, int64] // folded ShortID -> partNo
+	// orderNumbers: folded purchase order number -> the number as stored.
+	orderNumbers *keyCache[string, string]
+	parties      sync.Map // customerID or vendorID -> stockroom.PartyKind
+	categories   sync.Map // category id -> struct{}: the category exists
 
 	// defaultOwners remembers items' dfltOwner (partNo -> owner). It may go
 	// stale when another instance changes an item; the store confirms the
 	// owner in the transaction that uses it.
-	defaultOwners *keyCache[int64]
+	defaultOwners *keyCache[int64, int64]
 }
 
 // DefaultTokenTTL is the token lifetime of the original product.
@@ -69,8 +71,8 @@ const DefaultTokenTTL = 4 * time.Hour
 
 // New returns a Service over store.
 func New(store Store, opts Options) *Service {
-	s := &Service{db: store, now: opts.Now, tokenTTL: opts.TokenTTL, auth: newAuthCache(opts.AuthCacheTTL), partNos: newKeyCache[string](maxKeyCacheEntries),
-		defaultOwners: newKeyCache[int64](maxKeyCacheEntries)}
+	s := &Service{db: store, now: opts.Now, tokenTTL: opts.TokenTTL, auth: newAuthCache(opts.AuthCacheTTL), partNos: newKeyCache[string, int64](maxKeyCacheEntries),
+		orderNumbers: newKeyCache[string, string](maxKeyCacheEntries), defaultOwners: newKeyCache[int64, int64](maxKeyCacheEntries)}
 	if s.now == nil {
 		s.now = stockroom.Now
 	}

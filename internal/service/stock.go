@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"maps"
 	"time"
 
 	"github.com/stockroom/stockroom"
@@ -51,27 +52,25 @@ func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, req Reque
 	if r.Expires != nil {
 		details["expires"] = r.Expires.Format(time.RFC3339Nano)
 	}
+	asked, askedOwner := r, named
 	order, err := s.receiptOrder(ctx, p, &r, partNo, &named)
 	if err != nil {
 		return none, err
 	}
-	if order != nil {
-		details["poNo"] = order.PONo
-	}
-	e := s.entry(p, r.ReasonCode, r.Reference, r.Remark, details)
-	var owner int64
-	res, err := withFreshDefault(func(fresh bool) (stockroom.ReceiveResult, error) {
-		var (
-			isDefault bool
-			err       error
-		)
-		owner, isDefault, err = s.stockOwner(ctx, p, named, partNo, fresh)
-		if err != nil {
-			return stockroom.ReceiveResult{}, err
+	res, owner, err := s.receiveAs(ctx, p, req.Key, receiveAs{r, partNo, named, order, details})
+	if errors.Is(err, stockroom.ErrOrderLineMismatch) {
+		// The line is not what the receipt took it for: judge the receipt
+		// against the line as read, and ask once more.
+		r, named = asked, askedOwner
+		if order, err = s.readReceiptOrder(ctx, p, &r, partNo, &named); err != nil {
+			return none, err
 		}
-		rc := stockroom.Receipt{PartNo: partNo, ReceiveRequest: r, Owner: owner, OwnerIsDefault: isDefault, Order: order}
-		return s.db.Receive(ctx, req.Key, rc, e)
-	})
+		res, owner, err = s.receiveAs(ctx, p, req.Key, receiveAs{r, partNo, named, order, details})
+		if errors.Is(err, stockroom.ErrOrderLineMismatch) {
+			err = stockroom.Errorf(stockroom.ECONFLICT, "Purchase order %s line %d changed while it was received; try again.", order.PONo, order.Line)
+		}
+	}
+
 	switch {
 	case errors.Is(err, stockroom.ErrDiscontinued):
 		err = stockroom.Errorf(stockroom.ECONFLICT, "Item %q is discontinued and cannot be received; reactivate it first (PUT /Item with \"discontinued\": false).", r.ItemID)
@@ -83,6 +82,40 @@ func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, req Reque
 		err = stockroom.Errorf(stockroom.ECONFLICT, "Purchase order %s is closed or canceled and takes no more receipts.", order.PONo)
 	}
 	return res, err
+}
+
+// receiveAs is a receipt as the service judged it, with the ledger details
+// of the request.
+type receiveAs struct {
+	r       stockroom.ReceiveRequest
+	partNo  int64
+	named   ownerChoice
+	order   *stockroom.ReceiptOrder
+	details map[string]any
+}
+
+// receiveAs stores a receipt for the owner named, or the item's default
+// owner, asked again if that changes meanwhile; it returns the owner too.
+func (s *Service) receiveAs(ctx context.Context, p *stockroom.Principal, key *stockroom.IdempotencyKey, a receiveAs) (stockroom.ReceiveResult, int64, error) {
+	details := maps.Clone(a.details)
+	if a.order != nil {
+		details["poNo"] = a.order.PONo
+	}
+	e := s.entry(p, a.r.ReasonCode, a.r.Reference, a.r.Remark, details)
+	var owner int64
+	res, err := withFreshDefault(func(fresh bool) (stockroom.ReceiveResult, error) {
+		var (
+			isDefault bool
+			err       error
+		)
+		owner, isDefault, err = s.stockOwner(ctx, p, a.named, a.partNo, fresh)
+		if err != nil {
+			return stockroom.ReceiveResult{}, err
+		}
+		rc := stockroom.Receipt{PartNo: a.partNo, ReceiveRequest: a.r, Owner: owner, OwnerIsDefault: isDefault, Order: a.order}
+		return s.db.Receive(ctx, key, rc, e)
+	})
+	return res, owner, err
 }
 
 // withdraw carries out an issue or a move for the request's owner, or the

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/stockroom/stockroom"
@@ -17,9 +16,10 @@ import (
 // those without an order are left zero), locked and changed at the next
 // flush.
 type receiptLines struct {
-	status []stockroom.OrderStatus
-	found  []bool
-	lines  []purchaseLine
+	orderID []int64
+	status  []stockroom.OrderStatus
+	found   []bool
+	lines   []purchaseLine
 }
 
 // lockReceiptLines queues, for each receipt against an order line, the
@@ -27,64 +27,65 @@ type receiptLines struct {
 // It runs before the receipts' lots are made, as the lock order asks.
 func (t *Tx) lockReceiptLines(rs []stockroom.Receipt) *receiptLines {
 	n := len(rs)
-	rl := &receiptLines{status: make([]stockroom.OrderStatus, n), found: make([]bool, n), lines: make([]purchaseLine, n)}
+	rl := &receiptLines{orderID: make([]int64, n), status: make([]stockroom.OrderStatus, n), found: make([]bool, n),
+		lines: make([]purchaseLine, n)}
 	for i, r := range rs {
 		if r.Order == nil {
 			continue
 		}
 		rl.lines[i].byReceived = r.Units
-		t.receiveLine(r.Order.ID, r.Order.Line, &rl.lines[i], &rl.status[i], &rl.found[i])
+		t.receiveLine(stockroom.FoldKey(r.Order.PONo), r.Order.Line, &rl.lines[i], &rl.orderID[i], &rl.status[i], &rl.found[i])
 	}
 	return rl
 }
 
-// receiveLine queues, in one statement, the locking of an order's header
-// (first, as the lock order asks), the change of its line by l.byReceived
-// and the reading of the order's status; l, status and found are set at the
-// next flush. The header stays locked to the commit, so the status this
+// receiveLine queues, in one statement, the locking of the header of the
+// purchase order with the folded number key (first, as the lock order
+// asks), the change of its line by l.byReceived and the reading of the
+// order's id and status; l, orderID, status and found are set at the next
+// flush. The header stays locked to the commit, so the status this
 // transaction settles is judged on every line's latest figures.
-func (t *Tx) receiveLine(orderID, lineNo int64, l *purchaseLine, status *stockroom.OrderStatus, found *bool) {
+func (t *Tx) receiveLine(key string, lineNo int64, l *purchaseLine, orderID *int64, status *stockroom.OrderStatus, found *bool) {
 	t.queryRow(found, `
-		WITH head AS (SELECT status FROM orders WHERE id = $1`+t.forUpdate()+`)
+		WITH head AS (
+			SELECT id, status FROM orders WHERE kind = 'purchase' AND order_no_key = $1`+t.forUpdate()+`)
 		UPDATE order_lines SET received = received + $3
-		WHERE order_id = $1 AND line_no = $2 AND EXISTS (SELECT 1 FROM head)
-		RETURNING part_no, wid, owner, units, received, in_transit, rejected, unit_price,
+		WHERE order_id = (SELECT id FROM head) AND line_no = $2
+		RETURNING part_no, wid, owner, units, received, in_transit, rejected, unit_price, order_id,
 			(SELECT status FROM head)`,
-		[]any{orderID, lineNo, l.byReceived},
+		[]any{key, lineNo, l.byReceived},
 		&l.partNo, &l.wid, &l.owner, &l.line.Units, &l.line.UnitsReceived, &l.line.UnitsInTransit,
-		&l.line.UnitsRejected, &l.line.UnitPrice, status)
+		&l.line.UnitsRejected, &l.line.UnitPrice, orderID, status)
 }
 
-// check judges receipt i against its line once locked and changed: an
-// ended order takes no receipts (stockroom.ErrOrderEnded).
+// check judges receipt i against its line once locked and changed: the
+// line must be there and be of the receipt's item, warehouse and owner
+// (stockroom.ErrOrderLineMismatch), and an ended order takes no receipts
+// (stockroom.ErrOrderEnded).
 func (rl *receiptLines) check(i int, r stockroom.Receipt) error {
 	if r.Order == nil {
 		return nil
 	}
 	l := rl.lines[i]
 	switch {
-	case !rl.found[i]:
-		return fmt.Errorf("purchase order %s has no line %d", r.Order.PONo, r.Order.Line)
-	case l.partNo != r.PartNo || l.wid != r.WID || l.owner != r.Owner:
-		return fmt.Errorf("purchase order %s line %d is item %d, warehouse %d, owner %d; the receipt's %d, %d, %d",
-			r.Order.PONo, r.Order.Line, l.partNo, l.wid, l.owner, r.PartNo, r.WID, r.Owner)
+	case !rl.found[i] || l.partNo != r.PartNo || l.wid != r.WID || l.owner != r.Owner:
+		return stockroom.ErrOrderLineMismatch
 	case !rl.status[i].IsOpen():
 		return stockroom.ErrOrderEnded
 	}
 	return nil
 }
 
-// settleReceiptLine queues what receipt i (ledger transaction txID, lot
-// lot) does to its line's order besides the line: the ledger's figure of
-// what stopped being due; the correction of on_order, when the receipt's
-// expected change (made with its in-stock change) was not what the locked
-// line says; the order's status; the lot's price, when it took the line's
-// and the line's changed since the service read it.
+// settleReceiptLine queues what receipt i (ledger transaction txID) does to
+// its line's order besides the line: the ledger's figure of what stopped
+// being due; the correction of on_order, when the receipt's expected change
+// (made with its in-stock change) was not what the locked line says; the
+// order's status.
 //
 // The correction is not settled: it lands on the level rows the receipt's
 // in-stock change has just made listed, so it changes no count, and it
 // leaves on_order at what the line has due, within the largest figure.
-func (t *Tx) settleReceiptLine(rl *receiptLines, i int, r stockroom.Receipt, txID int64, lot *stockroom.Lot, now time.Time) {
+func (t *Tx) settleReceiptLine(rl *receiptLines, i int, r stockroom.Receipt, txID int64, now time.Time) {
 	if r.Order == nil {
 		return
 	}
@@ -98,12 +99,8 @@ func (t *Tx) settleReceiptLine(rl *receiptLines, i int, r stockroom.Receipt, txI
 		t.changeLevels(now, change)
 	}
 	if l.justDelivered() {
-		t.settlePurchaseStatus(r.Order.ID, now)
+		t.settlePurchaseStatus(rl.orderID[i], now)
 	} else {
-		t.markPartial(r.Order.ID, now)
-	}
-	if r.Order.PriceFromLine && l.line.UnitPrice != lot.Price {
-		t.exec(`UPDATE lots SET price = $2 WHERE rec_no = $1`, lot.RecNo, l.line.UnitPrice)
-		lot.Price = l.line.UnitPrice
+		t.markPartial(rl.orderID[i], now)
 	}
 }

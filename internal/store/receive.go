@@ -38,11 +38,21 @@ func (db *DB) ReceiveMany(ctx context.Context, rs []stockroom.Receipt, e stockro
 
 // receiveLot inserts a lot made by a receipt, but only while its item is not
 // discontinued, its warehouse is active and its owner (a customer, $11) is
-// active: checked in the same statement, so no change slips between. It
-// returns the new row and its owner's name (its associate).
+// active: checked in the same statement, so no change slips between. A
+// receipt against a purchase order line (order number key $23, line $24)
+// without a price ($18) or supplier ($20) takes the line's unit price and
+// the order's vendor, as they are in the receipt's transaction. It returns
+// the new row and its owner's name (its associate).
 var receiveLot = `
 	INSERT INTO lots (associate, ` + lotColumns + `)
-	SELECT '', part_no, ` + params(2, len(lotValues(stockroom.Lot{}))) + `
+	SELECT '', part_no, ` + params(2, 17) + `,
+		CASE WHEN CAST($23 AS TEXT) IS NULL OR CAST($18 AS BIGINT) <> 0 THEN $18 ELSE COALESCE((
+			SELECT l.unit_price FROM orders o JOIN order_lines l ON l.order_id = o.id
+			WHERE o.kind = 'purchase' AND o.order_no_key = $23 AND l.line_no = $24), $18) END,
+		$19,
+		CASE WHEN CAST($23 AS TEXT) IS NULL OR CAST($20 AS BIGINT) <> 0 THEN $20 ELSE COALESCE((
+			SELECT o.party FROM orders o WHERE o.kind = 'purchase' AND o.order_no_key = $23), $20) END,
+		` + params(21, len(lotValues(stockroom.Lot{}))) + `
 	FROM items
 	WHERE part_no = $1
 	  AND NOT discontinued
@@ -51,6 +61,15 @@ var receiveLot = `
 		SELECT 1 FROM parties WHERE id = $11 AND kind = 'customer' AND active))
 	RETURNING rec_no, ` + lotColumns + `,
 		COALESCE((SELECT p.name FROM parties p WHERE p.id = lots.owner), '')`
+
+// receiveLotArgs are receiveLot's arguments for a receipt's lot.
+func receiveLotArgs(r stockroom.Receipt, lot stockroom.Lot) []any {
+	var key, line any
+	if r.Order != nil {
+		key, line = stockroom.FoldKey(r.Order.PONo), r.Order.Line
+	}
+	return append(append([]any{r.PartNo}, lotValues(lot)[1:]...), key, line)
+}
 
 // receive stores the receipts' lots in two round trips on PostgreSQL
 // however many there are: the purchase order lines received against, the
@@ -67,7 +86,7 @@ func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockro
 	orders := t.lockReceiptLines(rs)
 	for i, r := range rs {
 		lot := r.Lot(e.Time)
-		t.queryRow(&found[i], receiveLot, append([]any{r.PartNo}, lotValues(lot)[1:]...), append(rows[i].dest(), &rows[i].lot.Associate)...)
+		t.queryRow(&found[i], receiveLot, receiveLotArgs(r, lot), append(rows[i].dest(), &rows[i].lot.Associate)...)
 		head := ledgerHead{typ: stockroom.TxReceive, partNo: r.PartNo, wid: r.WID, owner: r.Owner, spot: r.Spot, units: r.Units, entry: e}
 		if err := t.appendHeadIf(head, &ids[i], new(bool)); err != nil {
 			return nil, err
@@ -87,6 +106,11 @@ func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockro
 	if err := t.flush(); err != nil {
 		return nil, err
 	}
+	for i, r := range rs { // before the levels: a receipt's expected onOrder counts only on its line
+		if err := orders.check(i, r); err != nil {
+			return nil, err
+		}
+	}
 	counts := countChanges{}
 	if err := lv.settle(counts); err != nil {
 		return nil, err
@@ -96,12 +120,9 @@ func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockro
 		if err := names.check(r, found[i]); err != nil {
 			return nil, err
 		}
-		if err := orders.check(i, r); err != nil {
-			return nil, err
-		}
 		lot := rows[i].value()
 		t.appendLines(ids[i], []ledgerLine{{recNo: lot.RecNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}})
-		t.settleReceiptLine(orders, i, r, ids[i], &lot, e.Time)
+		t.settleReceiptLine(orders, i, r, ids[i], e.Time)
 		counts.lot(r.WID, 1, true, true)
 		names.fill(&lot)
 		out[i] = stockroom.ReceiveResult{TransactionID: ids[i], Type: stockroom.TxReceive, RecNo: lot.RecNo, Lot: lot}

@@ -176,6 +176,6 @@ func (t *Tx) queueNoticeLot(r stockroom.Receipt, e stockroom.LedgerEntry) *newLo
 	var row lotRow
 	dest := append(row.dest(), new(string))
 	dest[0], dest[3] = &n.recNo, &n.spot
-	t.queryRow(&n.stored, receiveLot, append([]any{r.PartNo}, lotValues(r.Lot(e.Time))[1:]...), dest...)
+	t.queryRow(&n.stored, receiveLot, receiveLotArgs(r, r.Lot(e.Time)), dest...)
 	return n
 }

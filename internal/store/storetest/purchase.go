@@ -40,12 +40,19 @@ func (s *purchaseDB) mustPlace(no string, lines ...stockroom.PurchaseLine) stock
 	return o
 }
 
-// receiveOn receives units against line n of order o, at the line's price.
+// receiveOn receives units against line n of order o, at the line's price
+// as o has it.
 func (s *purchaseDB) receiveOn(o stockroom.PurchaseOrder, n int64, units stockroom.Units) (stockroom.ReceiveResult, error) {
+	return s.receiveAt(o, n, units, o.Lines[n-1].UnitPrice)
+}
+
+// receiveAt receives units against line n of order o at price (0: the
+// line's, as it is when received).
+func (s *purchaseDB) receiveAt(o stockroom.PurchaseOrder, n int64, units, price stockroom.Units) (stockroom.ReceiveResult, error) {
 	l := o.Lines[n-1]
 	r := stockroom.Receipt{PartNo: l.PartNo, Owner: l.Owner,
-		ReceiveRequest: stockroom.ReceiveRequest{WID: l.Warehouse, Units: units, Line: n, PONo: o.PONo, Price: l.UnitPrice},
-		Order:          &stockroom.ReceiptOrder{ID: o.ID, PONo: o.PONo, Line: n, PriceFromLine: true}}
+		ReceiveRequest: stockroom.ReceiveRequest{WID: l.Warehouse, Units: units, Line: n, PONo: o.PONo, Price: price},
+		Order:          &stockroom.ReceiptOrder{PONo: o.PONo, Line: n}}
 	e := s.entry()
 	e.Details = map[string]any{"poNo": o.PONo, "line": n} // as the service gives them
 	return s.Receive(ctx, nil, r, e)
@@ -211,12 +218,12 @@ func (h *harness) testPurchaseReceive(t *testing.T) {
 	if got.Status != stockroom.OrderPartial || got.Lines[0].UnitsReceived != u(4) || got.Lines[0].UnitsDue != u(6) {
 		t.Fatalf("after a part %+v", got)
 	}
-	// The line's price changed after the receipt was checked: the lot takes
-	// the line's price as it is in the receipt's transaction.
+	// A receipt without a price takes the line's, as it is in the
+	// receipt's transaction.
 	_, err = s.change("RC-1", stockroom.PurchaseOrderChange{Lines: []stockroom.PurchaseLineChange{
 		{PurchaseLineRequest: stockroom.PurchaseLineRequest{LineNo: 1, UnitPrice: new(u(2))}}}}.Apply)
 	must(t, err)
-	res, err = s.receiveOn(o, 1, u(8)) // 2 more than due: allowed and recorded
+	res, err = s.receiveAt(o, 1, u(8), stockroom.Units{}) // 2 more than due: allowed and recorded
 	must(t, err)
 	if res.Lot.Price != u(2) || s.lot(res.RecNo).Price != u(2) {
 		t.Fatalf("lot price %s, stored %s, want the line's 2", res.Lot.Price, s.lot(res.RecNo).Price)

@@ -48,7 +48,7 @@ func (h *harness) testRoundTrips(t *testing.T) {
 		}},
 		{"receive against an order line", 2, func() error {
 			_, err := s.Receive(ctx, key(), stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Units: u(1)},
-				Order: &stockroom.ReceiptOrder{ID: po.ID, PONo: po.PONo, Line: 1, PriceFromLine: true}}, s.entry())
+				Order: &stockroom.ReceiptOrder{PONo: po.PONo, Line: 1}}, s.entry())
 			return err
 		}},
 		{"issue", 3, func() error {
