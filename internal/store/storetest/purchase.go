@@ -228,6 +228,9 @@ func (h *harness) testPurchaseReceive(t *testing.T) {
 	if res.Lot.Price != u(2) || s.lot(res.RecNo).Price != u(2) {
 		t.Fatalf("lot price %s, stored %s, want the line's 2", res.Lot.Price, s.lot(res.RecNo).Price)
 	}
+	if res.Lot.Supplier != o.VendorID || s.lot(res.RecNo).Supplier != o.VendorID {
+		t.Fatalf("lot supplier %d, want the order's vendor %d", res.Lot.Supplier, o.VendorID)
+	}
 	if lv := s.level(s.a.PartNo, 1); lv.OnOrder.Sign() != 0 || lv.InStock != u(12) {
 		t.Fatalf("level after over-receipt %+v", lv)
 	}
