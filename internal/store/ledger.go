@@ -137,7 +137,8 @@ func (db *DB) ListTransactions(ctx context.Context, scope stockroom.Scope, f sto
 	return page, db.classify(db.loadLines(ctx, page.Items))
 }
 
-// loadLines fills in the lines of the given transactions with one query.
+// loadLines fills in the lines and figure changes of the given transactions,
+// with one query each.
 func (db *DB) loadLines(ctx context.Context, txs []stockroom.Transaction) error {
 	if len(txs) == 0 {
 		return nil
@@ -149,52 +150,44 @@ func (db *DB) loadLines(ctx context.Context, txs []stockroom.Transaction) error 
 		byID[txs[i].ID] = &txs[i]
 		ph[i] = a.add(txs[i].ID)
 	}
-	rows, err := db.read.QueryContext(ctx, `
+	in := strings.Join(ph, ", ")
+	err := db.loadEach(ctx, byID, `
 		SELECT transaction_id, rec_no, wid, spot, units
 		FROM transaction_lines
-		WHERE transaction_id IN (`+strings.Join(ph, ", ")+`)
-		ORDER BY transaction_id, line`, a...)
+		WHERE transaction_id IN (`+in+`)
+		ORDER BY transaction_id, line`, a, func() ([]any, func(*stockroom.Transaction)) {
+		var l stockroom.TransactionLine
+		return []any{&l.RecNo, &l.WID, &l.Spot, &l.Units}, func(tx *stockroom.Transaction) { tx.Lines = append(tx.Lines, l) }
+	})
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var (
-			id int64
-			l  stockroom.TransactionLine
-		)
-		if err := rows.Scan(&id, &l.RecNo, &l.WID, &l.Spot, &l.Units); err != nil {
-			return err
-		}
-		byID[id].Lines = append(byID[id].Lines, l)
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	return db.loadFigures(ctx, byID, ph, a)
-}
-
-// loadFigures fills in the figure changes of the transactions byID, whose
-// ids are the parameters ph of a.
-func (db *DB) loadFigures(ctx context.Context, byID map[int64]*stockroom.Transaction, ph []string, a args) error {
-	rows, err := db.read.QueryContext(ctx, `
+	return db.loadEach(ctx, byID, `
 		SELECT transaction_id, wid, on_order, asn, committed, packed
 		FROM transaction_figures
-		WHERE transaction_id IN (`+strings.Join(ph, ", ")+`)
-		ORDER BY transaction_id, wid`, a...)
+		WHERE transaction_id IN (`+in+`)
+		ORDER BY transaction_id, wid`, a, func() ([]any, func(*stockroom.Transaction)) {
+		var f stockroom.TransactionFigure
+		return []any{&f.WID, &f.OnOrder, &f.ASN, &f.Committed, &f.Packed}, func(tx *stockroom.Transaction) { tx.Figures = append(tx.Figures, f) }
+	})
+}
+
+// loadEach runs query, whose rows lead with the id of a transaction of
+// byID: next gives where the rest of a row is scanned to, and what adds it
+// to its transaction once scanned.
+func (db *DB) loadEach(ctx context.Context, byID map[int64]*stockroom.Transaction, query string, a args, next func() ([]any, func(*stockroom.Transaction))) error {
+	rows, err := db.read.QueryContext(ctx, query, a...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var (
-			id int64
-			f  stockroom.TransactionFigure
-		)
-		if err := rows.Scan(&id, &f.WID, &f.OnOrder, &f.ASN, &f.Committed, &f.Packed); err != nil {
+		var id int64
+		dest, add := next()
+		if err := rows.Scan(append([]any{&id}, dest...)...); err != nil {
 			return err
 		}
-		byID[id].Figures = append(byID[id].Figures, f)
+		add(byID[id])
 	}
 	return rows.Err()
 }
