@@ -81,7 +81,8 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 }
 
 // lockCandidates locks and returns the lots of a selection in draw order:
-// the first limit of them, or all when limit is 0. It flushes.
+// the first limit of them, or all when limit is 0. Lots whose every unit is
+// allocated to orders are left out: they have nothing to give. It flushes.
 func (t *Tx) lockCandidates(s stockroom.LotSelection, limit int) ([]stockroom.Candidate, error) {
 	var a args
 	conds := []string{
@@ -89,6 +90,7 @@ func (t *Tx) lockCandidates(s stockroom.LotSelection, limit int) ([]stockroom.Ca
 		"wid = " + a.add(s.WID),
 		"owner = " + a.add(s.Owner),
 		"units > 0",
+		"units > allocated",
 	}
 	if !s.WithHeld {
 		conds = append(conds, "NOT hold")
@@ -115,14 +117,14 @@ func (t *Tx) lockCandidates(s stockroom.LotSelection, limit int) ([]stockroom.Ca
 	t.query(func(r rows) error {
 		for r.Next() {
 			var c stockroom.Candidate
-			if err := r.Scan(&c.RecNo, &c.Units, &c.Hold, &c.Spot); err != nil {
+			if err := r.Scan(&c.RecNo, &c.Units, &c.Allocated, &c.Hold, &c.Spot); err != nil {
 				return err
 			}
 			cands = append(cands, c)
 		}
 		return nil
 	}, `
-		SELECT rec_no, units, hold, spot
+		SELECT rec_no, units, allocated, hold, spot
 		FROM lots
 		WHERE `+strings.Join(conds, "\n\t\t  AND ")+`
 		ORDER BY received, rec_no`+limitClause+t.forUpdate(), a...)
