@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/stockroom/stockroom"
 )
@@ -41,10 +40,10 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 		t.startTransfer(w, e, &transitID)
 	}
 	// Most withdrawals are served by the oldest few lots: lock only those
-	// first. If they fall short, lock every candidate, so that a refusal for
-	// short stock is always judged on all of them.
-	sel := w.Candidates()
-	cands, err := t.lockCandidates(sel, firstCandidates)
+	// first. If they fall short, lock every candidate after them, so that a
+	// refusal for short stock is judged on all of them.
+	locks := &lotLocks{sel: w.Candidates()}
+	err := t.lockMore(locks, firstCandidates)
 	switch {
 	case err != nil:
 		return stockroom.DrawResult{}, err
@@ -54,18 +53,17 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 	case !toActive:
 		return stockroom.DrawResult{}, stockroom.ErrWarehouseInactive
 	}
-	draws, err := w.Plan(cands)
-	// Fewer than the limit read is not all there is: on PostgreSQL a row
-	// changed while its lock was awaited is judged again and may drop out.
-	if err != nil && stockroom.ErrorCode(err) == stockroom.ECONFLICT {
-		if cands, err = t.lockCandidates(sel, 0); err != nil {
+	draws, err := w.Plan(locks.cands)
+	if err != nil && stockroom.ErrorCode(err) == stockroom.ECONFLICT && !locks.all {
+		if err = t.lockMore(locks, 0); err != nil {
 			return stockroom.DrawResult{}, err
 		}
-		draws, err = w.Plan(cands)
+		draws, err = w.Plan(locks.cands)
 	}
 	if err != nil {
 		return stockroom.DrawResult{}, err
 	}
+	cands := locks.cands
 	id, err := t.applyDraws(w, e, cands, draws, transitID)
 	if err != nil {
 		return stockroom.DrawResult{}, err
@@ -78,57 +76,6 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 		res.TransitID = &transitID
 	}
 	return res, nil
-}
-
-// lockCandidates locks and returns the lots of a selection in draw order:
-// the first limit of them, or all when limit is 0. Lots whose every unit is
-// allocated to orders are left out: they have nothing to give. It flushes.
-func (t *Tx) lockCandidates(s stockroom.LotSelection, limit int) ([]stockroom.Candidate, error) {
-	var a args
-	conds := []string{
-		"part_no = " + a.add(s.PartNo),
-		"wid = " + a.add(s.WID),
-		"owner = " + a.add(s.Owner),
-		"units > 0",
-		"units > allocated",
-	}
-	if !s.WithHeld {
-		conds = append(conds, "NOT hold")
-	}
-	for _, f := range []struct{ col, v string }{{"spot", s.Spot}, {"serial", s.Serial}, {"serial2", s.Serial2}, {"rfid_tag", s.RFIDTag}} {
-		if f.v != "" {
-			conds = append(conds, f.col+" = "+a.add(f.v))
-		}
-	}
-	if s.RecNo != 0 {
-		conds = append(conds, "rec_no = "+a.add(s.RecNo))
-	}
-	if !s.ReceivedFrom.IsZero() {
-		conds = append(conds, "received >= "+a.add(micros(s.ReceivedFrom)), "received < "+a.add(micros(s.ReceivedTo)))
-	}
-	if s.NotSpot != nil {
-		conds = append(conds, "spot <> "+a.add(*s.NotSpot))
-	}
-	limitClause := ""
-	if limit > 0 {
-		limitClause = "\n\t\tLIMIT " + a.add(limit)
-	}
-	var cands []stockroom.Candidate
-	t.query(func(r rows) error {
-		for r.Next() {
-			var c stockroom.Candidate
-			if err := r.Scan(&c.RecNo, &c.Units, &c.Allocated, &c.Hold, &c.Spot); err != nil {
-				return err
-			}
-			cands = append(cands, c)
-		}
-		return nil
-	}, `
-		SELECT rec_no, units, allocated, hold, spot
-		FROM lots
-		WHERE `+strings.Join(conds, "\n\t\t  AND ")+`
-		ORDER BY received, rec_no`+limitClause+t.forUpdate(), a...)
-	return cands, t.flush()
 }
 
 // The statements of a draw from one lot.
