@@ -80,15 +80,18 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 
 // The statements of a draw from one lot.
 const (
-	// issueFromLot takes units out of a lot; a lot drawn to zero is shipped.
+	// issueFromLot takes $2 units out of a lot, $4 of them allocated to
+	// orders (0 for a plain draw, all for a ship); a lot drawn to zero is
+	// shipped. It returns the units left.
 	issueFromLot = `
 		UPDATE lots SET
 			units = units - $2,
+			allocated = allocated - $4,
 			shipped = CASE WHEN units = $2 THEN $3 ELSE shipped END,
 			active = units > $2,
 			modified = CASE WHEN $3 > modified THEN $3 ELSE modified + 1 END
 		WHERE rec_no = $1
-		RETURNING rec_no`
+		RETURNING units`
 	// moveLot moves a whole lot, keeping its recNo.
 	moveLot = `
 		UPDATE lots SET
@@ -197,7 +200,7 @@ func (t *Tx) queueDraws(w stockroom.Withdrawal, now int64, cands []stockroom.Can
 		to := ledgerLine{recNo: d.RecNo, partNo: w.PartNo, wid: w.ToWID, spot: w.ToSpot, units: d.Units}
 		switch {
 		case w.Type != stockroom.TxMove:
-			t.queryRow(&dw.done[i], issueFromLot, []any{d.RecNo, d.Units, now}, new(int64))
+			t.queryRow(&dw.done[i], issueFromLot, []any{d.RecNo, d.Units, now, 0}, new(int64))
 			if d.Remaining.IsZero() {
 				dw.counts.lot(w.WID, -1, false, true)
 			}
