@@ -1,6 +1,7 @@
 package stockroom_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -115,6 +116,52 @@ func TestLineActions(t *testing.T) {
 			// No step but a commit's adds to what a lot has allocated.
 			if slices.ContainsFunc(got, func(s stockroom.AllocStep) bool { return s.Allocated().Add(s.Shipped).Sign() > 0 }) {
 				t.Fatalf("a step allocates units: %q", steps(got))
+			}
+		})
+	}
+}
+
+func TestAllocRequestsValidate(t *testing.T) {
+	zero, neg := stockroom.Units{}, stockroom.Whole(-1)
+	for _, tc := range []struct {
+		name string
+		run  func(*stockroom.Validation)
+		want map[string]string
+	}{
+		{"CommitNeedsNoLines", func(v *stockroom.Validation) { (&stockroom.CommitRequest{}).Validate(v) }, nil},
+		{"CommitLineFields", func(v *stockroom.Validation) {
+			(&stockroom.CommitRequest{Lines: []stockroom.AllocLine{{Line: 0, Units: &zero, RecNo: -3}}}).Validate(v)
+		}, map[string]string{"lines[0].line": "is required", "lines[0].units": "must be greater than 0", "lines[0].recno": "must be between 1 and 2147483647"}},
+		{"PackNeedsLinesWithUnits", func(v *stockroom.Validation) { (&stockroom.PackRequest{}).Validate(v) },
+			map[string]string{"lines": "is required: give at least one line"}},
+		{"PackLineWithoutUnits", func(v *stockroom.Validation) {
+			(&stockroom.PackRequest{Lines: []stockroom.AllocLine{{Line: 1}}}).Validate(v)
+		}, map[string]string{"lines[0].units": "is required"}},
+		{"UncommitUnits", func(v *stockroom.Validation) {
+			(&stockroom.UncommitRequest{Lines: []stockroom.AllocLine{{Line: 1, Units: &neg}}}).Validate(v)
+		}, map[string]string{"lines[0].units": "must be greater than 0"}},
+		{"ShipTexts", func(v *stockroom.Validation) {
+			(&stockroom.ShipRequest{Remark: "a\x00b"}).Validate(v)
+		}, map[string]string{"remark": "must not contain control characters"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var v stockroom.Validation
+			tc.run(&v)
+			err := v.Err()
+			if tc.want == nil {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			var e *stockroom.Error
+			if !errors.As(err, &e) || len(e.Details) != len(tc.want) {
+				t.Fatalf("got %v, want %v", err, tc.want)
+			}
+			for f, msg := range tc.want {
+				if got := e.Details[f]; len(got) != 1 || got[0] != msg {
+					t.Errorf("%s: %v, want %q", f, got, msg)
+				}
 			}
 		})
 	}

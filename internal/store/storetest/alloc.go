@@ -17,6 +17,7 @@ func (h *harness) testAllocations(t *testing.T) {
 	t.Run("Refusals", h.testAllocRefusals)
 	t.Run("UncommitPackShip", h.testUncommitPackShip)
 	t.Run("CloseAndCancelRelease", h.testEndReleases)
+	t.Run("WorkOrderComponents", h.testWorkOrderComponents)
 	t.Run("AuditFindsAllocationDamage", h.testAllocAudit)
 	t.Run("NeverPromisedTwice", h.testNeverPromisedTwice)
 	t.Run("RoundTrips", h.testAllocRoundTrips)

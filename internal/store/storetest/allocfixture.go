@@ -14,15 +14,23 @@ import (
 // by SQL alone.
 func (s *stockDB) insertShippingOrderForTest(no string, lines ...stockroom.OutboundLine) {
 	s.t.Helper()
+	s.insertOrderForTest(stockroom.OrderKindShipping, no, lines...)
+}
+
+// insertOrderForTest inserts an Open order of a kind as
+// insertShippingOrderForTest does; for a work order, its components as
+// lines (without the product, which allocations do not read).
+func (s *stockDB) insertOrderForTest(kind stockroom.OrderKind, no string, lines ...stockroom.OutboundLine) {
+	s.t.Helper()
 	key := stockroom.FoldKey(no)
 	at := t0.UnixMicro()
 	must(s.t, s.ExecForTest(ctx, fmt.Sprintf(`
 		INSERT INTO orders (kind, order_no, order_no_key, party, order_date, due_date, status, reference, remark, created, modified)
-		VALUES ('shipping', '%s', '%s', 0, %d, NULL, 'Open', '', '', %d, %d)`, no, key, at, at, at)))
+		VALUES ('%s', '%s', '%s', 0, %d, NULL, 'Open', '', '', %d, %d)`, kind, no, key, at, at, at)))
 	rows := make([]string, len(lines))
 	for i, l := range lines {
-		rows[i] = fmt.Sprintf("SELECT id, %d, %d, %d, %d, %d, 0, 0, 0, 0 FROM orders WHERE kind = 'shipping' AND order_no_key = '%s'",
-			i+1, l.PartNo, l.WID, l.Owner, l.Units.Micros(), key)
+		rows[i] = fmt.Sprintf("SELECT id, %d, %d, %d, %d, %d, 0, 0, 0, 0 FROM orders WHERE kind = '%s' AND order_no_key = '%s'",
+			i+1, l.PartNo, l.WID, l.Owner, l.Units.Micros(), kind, key)
 	}
 	must(s.t, s.ExecForTest(ctx, `
 		INSERT INTO order_lines (order_id, line_no, part_no, wid, owner, units, received, in_transit, rejected, unit_price) `+

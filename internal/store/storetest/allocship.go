@@ -226,3 +226,34 @@ func (h *harness) testAllocRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// testWorkOrderComponents: the same actions serve a work order's
+// components, recorded under its number (woNo); shipping part of them
+// puts the order In Progress.
+func (h *harness) testWorkOrderComponents(t *testing.T) {
+	s := h.openStock(t)
+	lot := s.receive(s.a.PartNo, 1, "X", u(10))
+	s.insertOrderForTest(stockroom.OrderKindWork, "WO-1", soLine(s.a.PartNo, 1, u(4)))
+	s.insertShippingOrderForTest("WO-1", soLine(s.a.PartNo, 1, u(3))) // a shipping order of the same number: another order
+	kind := stockroom.OrderKindWork
+	res, err := s.CommitOrder(ctx, nil, kind, "wo-1", stockroom.CommitRequest{}, s.entry(), anyLines)
+	must(t, err)
+	if res.OrderNo != "WO-1" || len(res.Lines) != 1 || res.Lines[0].Units != u(4) || res.Lines[0].Lots[0].RecNo != lot.RecNo {
+		t.Fatalf("commit of components answered %+v", res)
+	}
+	res, err = s.ShipOrder(ctx, nil, kind, "WO-1", stockroom.ShipRequest{Lines: []stockroom.AllocLine{allocLine(1, up(1))}}, s.entry(), anyLines)
+	must(t, err)
+	if res.Status != stockroom.OrderInProgress || res.Lines[0].UnitsShipped != u(1) {
+		t.Fatalf("ship of components answered %+v", res)
+	}
+	if txs := s.ledgerOf(stockroom.TxShip); len(txs) != 1 || txs[0].Details["woNo"] != "WO-1" || txs[0].Details["soNo"] != nil {
+		t.Fatalf("ledger %+v", txs)
+	}
+	if la := s.soLines("WO-1"); figures(la[0]) != "0/0/0" {
+		t.Fatalf("the shipping order of the same number changed: %+v", la)
+	}
+	if lv := s.level(s.a.PartNo, 1); lv.Committed != u(3) || lv.InStock != u(9) || lv.Available != u(6) {
+		t.Fatalf("level %+v", lv)
+	}
+	s.audit()
+}
