@@ -126,8 +126,12 @@ func (o *outboundReader) readAllocations(r rows) error {
 // lockOutbound locks the order of a kind numbered no (any letter case) and
 // reads its lines, locked, and their allocations; with lockLots, it locks
 // the lots allocated to the order too. One round trip. An order that does
-// not exist is stockroom.ErrNotFound.
+// not exist is stockroom.ErrNotFound. Only shipping and work orders have
+// outbound lines.
 func (t *Tx) lockOutbound(kind stockroom.OrderKind, no string, lockLots bool) (*outboundOrder, error) {
+	if kind != stockroom.OrderKindShipping && kind != stockroom.OrderKindWork {
+		return nil, fmt.Errorf("%q orders have no outbound lines", kind)
+	}
 	key := stockroom.FoldKey(no)
 	o := &outboundOrder{kind: kind}
 	var (
