@@ -73,12 +73,24 @@ func (w Withdrawal) Candidates() LotSelection {
 	return s
 }
 
-// Candidate is a lot that may be drawn from, in draw order.
+// Candidate is a lot that may be drawn from, in draw order. Allocated are
+// its units promised to orders: a draw takes only the rest (Free).
 type Candidate struct {
-	RecNo int64
-	Units Units
-	Hold  bool
-	Spot  string
+	RecNo     int64
+	Units     Units
+	Allocated Units
+	Hold      bool
+	Spot      string
+}
+
+// Free is what a draw or a commit may take of the lot: its units not
+// allocated to orders.
+func (c Candidate) Free() Units {
+	f := c.Units.Sub(c.Allocated)
+	if f.Sign() < 0 {
+		return Units{}
+	}
+	return f
 }
 
 // Draw is one lot's part in an issue or move.
@@ -102,7 +114,9 @@ func (d Draw) SplitRecNo() int64 {
 }
 
 // Plan decides which lots give how much, drawing from the candidates in the
-// order given (DrawOrder). A held lot gives nothing, unless w is a move that
+// order given (DrawOrder). A lot gives only its units not allocated to
+// orders (Free), and those alone count as available. A held lot (which has
+// no allocation) gives nothing, unless w is a move that
 // names it by recNo; an issue or transfer that names a held lot is refused
 // as such. Too few units is ECONFLICT naming the requested and available
 // units; nothing is drawn then.
@@ -120,9 +134,9 @@ func (w Withdrawal) Plan(candidates []Candidate) ([]Draw, error) {
 			}
 			continue
 		}
-		if c.Units.Sign() > 0 {
+		if c.Free().Sign() > 0 {
 			usable = append(usable, c)
-			available = available.Add(c.Units)
+			available = available.Add(c.Free())
 		}
 	}
 	if w.Units.Sign() <= 0 || available.Less(w.Units) {
@@ -135,7 +149,7 @@ func (w Withdrawal) Plan(candidates []Candidate) ([]Draw, error) {
 		if left.IsZero() {
 			break
 		}
-		take := MinUnits(c.Units, left)
+		take := MinUnits(c.Free(), left)
 		draws = append(draws, Draw{RecNo: c.RecNo, Units: take, Remaining: c.Units.Sub(take)})
 		left = left.Sub(take)
 	}

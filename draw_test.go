@@ -35,6 +35,11 @@ func TestPlan(t *testing.T) {
 			[]stockroom.Candidate{{RecNo: 1, Units: u(5), Hold: true}}, nil, "Lot 1 is on hold; release it before it can be issued."},
 		{"AMoveNamingAHeldLotTakesIt", stockroom.Withdrawal{Type: stockroom.TxMove, Units: u(1), RecNo: 1},
 			[]stockroom.Candidate{{RecNo: 1, Units: u(5), Hold: true}}, []stockroom.Draw{{RecNo: 1, Units: u(1), Remaining: u(4)}}, ""},
+		{"AllocatedUnitsStayAndAreNotAvailable", issue(u(6)), []stockroom.Candidate{{RecNo: 1, Units: u(5), Allocated: u(2)},
+			{RecNo: 2, Units: u(4), Allocated: u(4)}, {RecNo: 3, Units: u(3)}},
+			[]stockroom.Draw{{RecNo: 1, Units: u(3), Remaining: u(2)}, {RecNo: 3, Units: u(3)}}, ""},
+		{"AllocatedUnitsAreNotCountedAvailable", issue(u(7)), []stockroom.Candidate{{RecNo: 1, Units: u(5), Allocated: u(2)},
+			{RecNo: 3, Units: u(3)}}, nil, "Insufficient stock: 7 units requested, 6 available."},
 		{"AMoveNotNamingAHeldLotLeavesIt", stockroom.Withdrawal{Type: stockroom.TxMove, Units: u(1)},
 			[]stockroom.Candidate{{RecNo: 1, Units: u(5), Hold: true}}, nil, "Insufficient stock: 1 unit requested, 0 available."},
 	} {

@@ -88,11 +88,27 @@ const (
 	TxTransitReceive TxType = "transit-receive"
 	TxTransitReject  TxType = "transit-reject"
 	TxTransitCancel  TxType = "transit-cancel"
+
+	// Allocations (contract §11), one entry per order line changed, with
+	// the order's number and line in its details: a commit allocates lots
+	// to a line (committed up), an uncommit releases committed units, a
+	// pack turns committed units into packed ones, a ship issues a line's
+	// packed and committed units from their lots (lot lines, inStock down),
+	// and an order-release gives back every allocation of a line of an
+	// order closed or canceled. Their figures carry the change to committed
+	// and packed; those but ship change no lot, and name the lots in their
+	// details.
+	TxCommit       TxType = "commit"
+	TxUncommit     TxType = "uncommit"
+	TxPack         TxType = "pack"
+	TxShip         TxType = "ship"
+	TxOrderRelease TxType = "order-release"
 )
 
 // TxTypes lists every transaction type, in the order documentation uses.
 var TxTypes = []TxType{TxReceive, TxIssue, TxMove, TxHold, TxRelease, TxOrder, TxOrderClose, TxOrderCancel,
-	TxTransfer, TxASN, TxTransitReceive, TxTransitReject, TxTransitCancel}
+	TxTransfer, TxASN, TxTransitReceive, TxTransitReject, TxTransitCancel,
+	TxCommit, TxUncommit, TxPack, TxShip, TxOrderRelease}
 
 // ParseTxType reads a transaction type in any letter case.
 func ParseTxType(s string) (TxType, bool) {

@@ -28,6 +28,14 @@ import (
 //     what open transits still carry and the ledger's figures; each
 //     purchase line's units in transit are what its open notices carry;
 //   - a transit's status fits what its lines have due;
+//   - per lot, the allocated units equal the sum of its allocations and are
+//     no more than its units, none on a held lot; an allocation's lot is of
+//     its line's item, warehouse and owner, and its order open;
+//   - per outbound order line, committed and packed equal its allocations',
+//     committed + packed + shipped are no more than its units, and shipped
+//     equals what its ship entries in the ledger add up to;
+//   - per item, warehouse and owner, committed and packed equal the
+//     allocations' and what the ledger's figures add up to;
 //   - the kept counts equal the rows they count.
 //
 // It reads everything in one snapshot; it is an operator's tool, not a hot
@@ -42,6 +50,9 @@ func (db *DB) Audit(ctx context.Context) ([]stockroom.Discrepancy, error) {
 			if err := c.run(ctx, tx, report); err != nil {
 				return err
 			}
+		}
+		if err := auditShipped(ctx, tx, report); err != nil {
+			return err
 		}
 		return db.auditCounts(ctx, tx, report)
 	})
@@ -58,7 +69,7 @@ type auditCheck struct {
 	format string
 }
 
-var auditChecks = slices.Concat(lotChecks, levelSumChecks(), orderChecks, transitChecks)
+var auditChecks = slices.Concat(lotChecks, levelSumChecks(), orderChecks, transitChecks, allocChecks)
 
 // lotChecks hold the lots, their ledger lines and the kept figures of their
 // units to one another.

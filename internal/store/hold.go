@@ -10,7 +10,8 @@ import (
 // same transaction. check sees the locked lot first and may refuse (the
 // service judges scope and state there). Setting the state a lot already has
 // changes nothing and answers with no transaction id. A lot that does not
-// exist is stockroom.ErrNotFound.
+// exist is stockroom.ErrNotFound; holding a lot with units allocated to
+// orders is stockroom.ErrLotAllocated.
 func (db *DB) SetHold(ctx context.Context, key *stockroom.IdempotencyKey, recNo int64, hold bool, e stockroom.LedgerEntry, check func(stockroom.Lot) error) (stockroom.HoldResult, error) {
 	var res stockroom.HoldResult
 	err := db.update(ctx, key, func(tx *Tx) (any, error) {
@@ -28,15 +29,16 @@ func (t *Tx) setHold(recNo int64, hold bool, e stockroom.LedgerEntry, check func
 	}
 	res := stockroom.HoldResult{Type: typ, RecNo: recNo}
 	var (
-		found bool
-		r     lotRow
+		found     bool
+		r         lotRow
+		allocated stockroom.Units
 	)
 	l := &r.lot
 	// The lot is locked on its own first, then read with the names it is
 	// shown with. Locked in the join, a lot moved meanwhile would vanish
 	// from the result on PostgreSQL: the join is judged again on the row's
 	// new version, against the old warehouse row.
-	t.exec(`SELECT rec_no FROM lots WHERE rec_no = $1`+t.forUpdate(), recNo)
+	t.queryRow(new(bool), `SELECT allocated FROM lots WHERE rec_no = $1`+t.forUpdate(), []any{recNo}, &allocated)
 	t.queryRow(&found, `
 		SELECT `+lotSelect+`
 		FROM `+lotFrom+`
@@ -52,8 +54,11 @@ func (t *Tx) setHold(recNo int64, hold bool, e stockroom.LedgerEntry, check func
 	if err := check(res.Lot); err != nil {
 		return res, err
 	}
-	if res.Lot.Hold == hold {
+	switch {
+	case res.Lot.Hold == hold:
 		return res, nil
+	case hold && allocated.Sign() > 0:
+		return res, stockroom.ErrLotAllocated
 	}
 	var modified int64
 	t.queryRow(nil, `

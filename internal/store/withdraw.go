@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/stockroom/stockroom"
 )
@@ -41,10 +40,10 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 		t.startTransfer(w, e, &transitID)
 	}
 	// Most withdrawals are served by the oldest few lots: lock only those
-	// first. If they fall short, lock every candidate, so that a refusal for
-	// short stock is always judged on all of them.
-	sel := w.Candidates()
-	cands, err := t.lockCandidates(sel, firstCandidates)
+	// first. If they fall short, lock every candidate after them, so that a
+	// refusal for short stock is judged on all of them.
+	locks := &lotLocks{sel: w.Candidates()}
+	err := t.lockMore(locks, firstCandidates)
 	switch {
 	case err != nil:
 		return stockroom.DrawResult{}, err
@@ -54,18 +53,17 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 	case !toActive:
 		return stockroom.DrawResult{}, stockroom.ErrWarehouseInactive
 	}
-	draws, err := w.Plan(cands)
-	// Fewer than the limit read is not all there is: on PostgreSQL a row
-	// changed while its lock was awaited is judged again and may drop out.
-	if err != nil && stockroom.ErrorCode(err) == stockroom.ECONFLICT {
-		if cands, err = t.lockCandidates(sel, 0); err != nil {
+	draws, err := w.Plan(locks.cands)
+	if err != nil && stockroom.ErrorCode(err) == stockroom.ECONFLICT && !locks.all {
+		if err = t.lockMore(locks, 0); err != nil {
 			return stockroom.DrawResult{}, err
 		}
-		draws, err = w.Plan(cands)
+		draws, err = w.Plan(locks.cands)
 	}
 	if err != nil {
 		return stockroom.DrawResult{}, err
 	}
+	cands := locks.cands
 	id, err := t.applyDraws(w, e, cands, draws, transitID)
 	if err != nil {
 		return stockroom.DrawResult{}, err
@@ -80,66 +78,20 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 	return res, nil
 }
 
-// lockCandidates locks and returns the lots of a selection in draw order:
-// the first limit of them, or all when limit is 0. It flushes.
-func (t *Tx) lockCandidates(s stockroom.LotSelection, limit int) ([]stockroom.Candidate, error) {
-	var a args
-	conds := []string{
-		"part_no = " + a.add(s.PartNo),
-		"wid = " + a.add(s.WID),
-		"owner = " + a.add(s.Owner),
-		"units > 0",
-	}
-	if !s.WithHeld {
-		conds = append(conds, "NOT hold")
-	}
-	for _, f := range []struct{ col, v string }{{"spot", s.Spot}, {"serial", s.Serial}, {"serial2", s.Serial2}, {"rfid_tag", s.RFIDTag}} {
-		if f.v != "" {
-			conds = append(conds, f.col+" = "+a.add(f.v))
-		}
-	}
-	if s.RecNo != 0 {
-		conds = append(conds, "rec_no = "+a.add(s.RecNo))
-	}
-	if !s.ReceivedFrom.IsZero() {
-		conds = append(conds, "received >= "+a.add(micros(s.ReceivedFrom)), "received < "+a.add(micros(s.ReceivedTo)))
-	}
-	if s.NotSpot != nil {
-		conds = append(conds, "spot <> "+a.add(*s.NotSpot))
-	}
-	limitClause := ""
-	if limit > 0 {
-		limitClause = "\n\t\tLIMIT " + a.add(limit)
-	}
-	var cands []stockroom.Candidate
-	t.query(func(r rows) error {
-		for r.Next() {
-			var c stockroom.Candidate
-			if err := r.Scan(&c.RecNo, &c.Units, &c.Hold, &c.Spot); err != nil {
-				return err
-			}
-			cands = append(cands, c)
-		}
-		return nil
-	}, `
-		SELECT rec_no, units, hold, spot
-		FROM lots
-		WHERE `+strings.Join(conds, "\n\t\t  AND ")+`
-		ORDER BY received, rec_no`+limitClause+t.forUpdate(), a...)
-	return cands, t.flush()
-}
-
 // The statements of a draw from one lot.
 const (
-	// issueFromLot takes units out of a lot; a lot drawn to zero is shipped.
+	// issueFromLot takes $2 units out of a lot, $4 of them allocated to
+	// orders (0 for a plain draw, all for a ship); a lot drawn to zero is
+	// shipped. It returns the units left.
 	issueFromLot = `
 		UPDATE lots SET
 			units = units - $2,
+			allocated = allocated - $4,
 			shipped = CASE WHEN units = $2 THEN $3 ELSE shipped END,
 			active = units > $2,
 			modified = CASE WHEN $3 > modified THEN $3 ELSE modified + 1 END
 		WHERE rec_no = $1
-		RETURNING rec_no`
+		RETURNING units`
 	// moveLot moves a whole lot, keeping its recNo.
 	moveLot = `
 		UPDATE lots SET
@@ -248,7 +200,7 @@ func (t *Tx) queueDraws(w stockroom.Withdrawal, now int64, cands []stockroom.Can
 		to := ledgerLine{recNo: d.RecNo, partNo: w.PartNo, wid: w.ToWID, spot: w.ToSpot, units: d.Units}
 		switch {
 		case w.Type != stockroom.TxMove:
-			t.queryRow(&dw.done[i], issueFromLot, []any{d.RecNo, d.Units, now}, new(int64))
+			t.queryRow(&dw.done[i], issueFromLot, []any{d.RecNo, d.Units, now, 0}, new(int64))
 			if d.Remaining.IsZero() {
 				dw.counts.lot(w.WID, -1, false, true)
 			}

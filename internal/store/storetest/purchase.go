@@ -64,11 +64,17 @@ func (s *purchaseDB) change(no string, fn func(*stockroom.PurchaseOrder) (bool, 
 }
 
 // ledgerOf returns the ledger entries of a type, oldest first.
-func (s *purchaseDB) ledgerOf(typ stockroom.TxType) []stockroom.Transaction {
+func (s *stockDB) ledgerOf(typ stockroom.TxType) []stockroom.Transaction {
 	s.t.Helper()
-	p, err := s.ListTransactions(ctx, stockroom.Scope{All: true}, stockroom.TransactionFilter{Type: typ}, stockroom.PageRequest{Page: 1, PageSize: 250, Sort: "id", Direction: "ASC"})
-	must(s.t, err)
-	return p.Items
+	var out []stockroom.Transaction
+	for page := int64(1); ; page++ {
+		p, err := s.ListTransactions(ctx, stockroom.Scope{All: true}, stockroom.TransactionFilter{Type: typ}, stockroom.PageRequest{Page: page, PageSize: 250, Sort: "id", Direction: "ASC"})
+		must(s.t, err)
+		out = append(out, p.Items...)
+		if !p.HasMore() {
+			return out
+		}
+	}
 }
 
 // onOrderFigure is the sum of the on_order changes of a transaction.

@@ -34,6 +34,7 @@ func Run(t *testing.T, newDSN func(testing.TB) string) {
 	t.Run("Inventory", h.testInventory)
 	t.Run("PurchaseOrders", h.testPurchaseOrders)
 	t.Run("Transits", h.testTransits)
+	t.Run("Allocations", h.testAllocations)
 }
 
 type harness struct {
