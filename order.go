@@ -1,6 +1,7 @@
 package stockroom
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -54,10 +55,11 @@ type orderWords struct {
 	due     string    // its date due: "expectedDate"
 	prefix  string    // of the numbers assigned: "PO-"
 	party   PartyKind // whom it is with
+	priced  bool      // whether its lines have a unitPrice
 }
 
 var kindWords = map[OrderKind]orderWords{
-	PurchaseKind: {title: "Purchase order", path: "PurchaseOrder", noField: "poNo", due: "expectedDate", prefix: "PO-", party: Vendor},
+	PurchaseKind: {title: "Purchase order", path: "PurchaseOrder", noField: "poNo", due: "expectedDate", prefix: "PO-", party: Vendor, priced: true},
 	ShippingKind: {title: "Shipping order", path: "ShippingOrder", noField: "soNo", due: "shipDate", prefix: "SO-", party: Customer},
 }
 
@@ -74,7 +76,7 @@ func (k OrderKind) Path() string { return kindWords[k].path }
 func (k OrderKind) NoField() string { return kindWords[k].noField }
 
 // Priced reports whether the kind's lines have a unitPrice.
-func (k OrderKind) Priced() bool { return k == PurchaseKind }
+func (k OrderKind) Priced() bool { return kindWords[k].priced }
 
 // DueField is the name of the kind's date due in the API: "shipDate".
 func (k OrderKind) DueField() string { return kindWords[k].due }
@@ -84,13 +86,7 @@ func (k OrderKind) Party() PartyKind { return kindWords[k].party }
 
 // Number is the n-th number assigned to an order of the kind given none:
 // SO-000001 and so on.
-func (k OrderKind) Number(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for len(s) < 6 {
-		s = "0" + s
-	}
-	return kindWords[k].prefix + s
-}
+func (k OrderKind) Number(n int64) string { return fmt.Sprintf("%s%06d", kindWords[k].prefix, n) }
 
 // OrderHead is the part of an order's header every kind shows under the
 // same names.

@@ -40,11 +40,11 @@ func (lc OrderLineChange) NewLine() OrderLine {
 }
 
 // Apply changes an open order of any kind as asked and reports whether
-// anything changed. A request that names a line the order lacks, or gives a line's
-// item, warehouse or owner different from the line's, is a validation
-// error (all at once); changing an ended order, or a line's units to below
-// what it has taken already, is a conflict. On an error the order may be
-// half changed: the caller drops it.
+// anything changed. A request that names a line the order lacks, or gives
+// a line's item, warehouse or owner different from the line's, is a
+// validation error (all at once); changing an ended order, or a line's
+// units to below what it has taken already, is a conflict. On an error the
+// order may be half changed: the caller drops it.
 func (c OrderChange) Apply(o AnyOrder) (bool, error) {
 	h := o.Header()
 	var v Validation

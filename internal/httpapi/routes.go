@@ -32,10 +32,10 @@ type route struct {
 	handle    handlerFunc
 }
 
-// routes is every route of the server, in one table.
+// routes is every route of the server, in one table (continued in
+// orderRoutes).
 func (s *Server) routes() []route {
-	purchase, shipping := s.svc.PurchaseOrders(), s.svc.ShippingOrders()
-	return []route{
+	return append([]route{
 		{pattern: "GET /{$}", public: true, handle: s.handleRoot},
 		{pattern: "GET /healthz", public: true, handle: s.handleHealth},
 		{pattern: "GET /readyz", public: true, handle: s.handleReady},
@@ -90,6 +90,15 @@ func (s *Server) routes() []route {
 		{pattern: "PUT /api/v1/Category", handle: s.handleCategoryUpdate},
 		{pattern: "DELETE /api/v1/Category/{id}", handle: s.handleCategoryDelete},
 
+		{pattern: "GET /api/v1/Warehouse", handle: s.handleWarehouseList},
+		{pattern: "GET /api/v1/ReasonCode", handle: s.handleReasonCodeList},
+	}, s.orderRoutes()...)
+}
+
+// orderRoutes are the routes of orders and transits.
+func (s *Server) orderRoutes() []route {
+	purchase, shipping := s.svc.PurchaseOrders(), s.svc.ShippingOrders()
+	return []route{
 		{pattern: "GET /api/v1/PurchaseOrder", handle: handleOrderList(purchase.List, false)},
 		{pattern: "GET /api/v1/PurchaseOrder/All", handle: handleOrderList(purchase.List, true)},
 		{pattern: "GET /api/v1/PurchaseOrder/{poNo}", handle: handleOrderGet(stockroom.PurchaseKind, purchase.Get)},
@@ -109,9 +118,6 @@ func (s *Server) routes() []route {
 		{pattern: "GET /api/v1/ShippingOrder/{soNo}", handle: handleOrderGet(stockroom.ShippingKind, shipping.Get)},
 		{pattern: "POST /api/v1/ShippingOrder", handle: handleOrderCreate(s, shipping.Create)},
 		{pattern: "PUT /api/v1/ShippingOrder", handle: handleOrderUpdate(shipping.Update)},
-
-		{pattern: "GET /api/v1/Warehouse", handle: s.handleWarehouseList},
-		{pattern: "GET /api/v1/ReasonCode", handle: s.handleReasonCodeList},
 	}
 }
 

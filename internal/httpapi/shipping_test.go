@@ -55,12 +55,12 @@ func TestShippingOrders(t *testing.T) {
 		tok := purchaseAPI(t, a)
 		ledger := decode[page[stockroom.Transaction]](t, a.get(t, "/api/v1/Inventory/Transactions", tok)).TotalCount
 		r := a.mustSend(t, "POST", "/api/v1/ShippingOrder", tok, `{"CUSTOMERID":"c-7","shipDate":"2030-02-01","reference":"CUST-1","owner":"C-8",
-			"lines":[{"itemID":"item-a","units":5,"wid":1},{"ItemID":"ITEM-B","units":2.5,"warehouse":2,"owner":0,"unitPrice":3}]}`, 201)
+			"lines":[{"itemID":"item-a","units":5,"wid":1,"lineNo":7},{"ItemID":"ITEM-B","units":2.5,"warehouse":2,"owner":0,"unitPrice":3}]}`, 201)
 		so := decode[stockroom.ShippingOrder](t, r)
 		l := so.Lines
 		if so.SONo != "SO-000001" || r.header.Get("Location") != "/api/v1/ShippingOrder/SO-000001" || so.Customer != "Customer 7" ||
 			so.CustomerID != ownerA || so.Status != stockroom.OrderOpen || so.TotalLines != 2 || so.ShipDate == nil || so.Reference != "CUST-1" ||
-			len(l) != 2 || l[0].Owner != ownerB || l[1].Owner != 0 || l[0].ShortID != "ITEM-A" || l[0].WarehouseName != "Main" ||
+			len(l) != 2 || l[0].LineNo != 1 || l[1].LineNo != 2 || l[0].Owner != ownerB || l[1].Owner != 0 || l[0].ShortID != "ITEM-A" || l[0].WarehouseName != "Main" ||
 			l[1].Units != stockroom.MustParseUnits("2.5") || !l[0].UnitsCommitted.IsZero() || strings.Contains(string(r.body), "unitPrice") {
 			t.Fatalf("placed %s", r.body)
 		}

@@ -255,6 +255,9 @@ func (s *Service) orderLines(ctx context.Context, p *stockroom.Principal, v *sto
 	named := make([]ownerChoice, len(lines))
 	for i, l := range lines {
 		out[i].OrderLineRequest = l
+		if create {
+			out[i].LineNo = 0 // a new order's lines are numbered as given
+		}
 		var err error
 		if named[i], err = s.nameOwnerAs(ctx, p, v, stockroom.LineField(i)+"owner", l.Owner); err != nil {
 			return nil, err
