@@ -38,42 +38,27 @@ const (
 	MaxOrderPerPage = 50 // the largest pageSize of an order list
 )
 
-// OrderKind is a kind of order, as the store's orders table names it.
-type OrderKind string
-
-// The kinds of order.
-const (
-	PurchaseKind OrderKind = "purchase"
-	ShippingKind OrderKind = "shipping"
-)
-
-// orderWords are what a kind of order calls its parts in the API.
+// orderWords are what a kind of order (allocation.go) calls its parts in
+// the API beyond its Noun and NoField.
 type orderWords struct {
-	title   string    // "Purchase order"
-	path    string    // its resource: "PurchaseOrder"
-	noField string    // its number: "poNo"
-	due     string    // its date due: "expectedDate"
-	prefix  string    // of the numbers assigned: "PO-"
-	party   PartyKind // whom it is with
-	priced  bool      // whether its lines have a unitPrice
+	path   string    // its resource: "PurchaseOrder"
+	due    string    // its date due: "expectedDate"
+	prefix string    // of the numbers assigned: "PO-"
+	party  PartyKind // whom it is with
+	priced bool      // whether its lines have a unitPrice
 }
 
 var kindWords = map[OrderKind]orderWords{
-	PurchaseKind: {title: "Purchase order", path: "PurchaseOrder", noField: "poNo", due: "expectedDate", prefix: "PO-", party: Vendor, priced: true},
-	ShippingKind: {title: "Shipping order", path: "ShippingOrder", noField: "soNo", due: "shipDate", prefix: "SO-", party: Customer},
+	OrderKindPurchase: {path: "PurchaseOrder", due: "expectedDate", prefix: "PO-", party: Vendor, priced: true},
+	OrderKindShipping: {path: "ShippingOrder", due: "shipDate", prefix: "SO-", party: Customer},
+	OrderKindWork:     {path: "WorkOrder", due: "dueDate", prefix: "WO-"},
 }
 
-// Title is the kind's name at the start of a sentence: "Shipping order".
-func (k OrderKind) Title() string { return kindWords[k].title }
-
 // Name is the kind's name inside a sentence: "shipping order".
-func (k OrderKind) Name() string { return strings.ToLower(k.Title()) }
+func (k OrderKind) Name() string { return strings.ToLower(k.Noun()) }
 
 // Path is the kind's resource in the API: "ShippingOrder".
 func (k OrderKind) Path() string { return kindWords[k].path }
-
-// NoField is the name of the kind's order number in the API: "soNo".
-func (k OrderKind) NoField() string { return kindWords[k].noField }
 
 // Priced reports whether the kind's lines have a unitPrice.
 func (k OrderKind) Priced() bool { return kindWords[k].priced }

@@ -86,8 +86,8 @@ func (c OrderChange) Apply(o AnyOrder) (bool, error) {
 	if err := v.Err(); err != nil {
 		return false, err
 	}
-	if !h.Status.IsOpen() {
-		return false, Errorf(ECONFLICT, "%s %s is %s; only an open order changes.", h.Kind.Title(), *h.No, h.Status)
+	if err := h.Kind.CheckOpen(*h.No, h.Status, "changed"); err != nil {
+		return false, err
 	}
 	if len(conflicts) > 0 {
 		return false, Errorf(ECONFLICT, "%s", strings.Join(conflicts, " "))

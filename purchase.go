@@ -48,7 +48,7 @@ func (l PurchaseLine) Delivered() bool {
 
 // Header points at the order's header fields (see OrderHeader).
 func (o *PurchaseOrder) Header() OrderHeader {
-	return OrderHeader{Kind: PurchaseKind, OrderHead: &o.OrderHead, No: &o.PONo, Party: &o.Vendor, PartyID: &o.VendorID, DueDate: &o.ExpectedDate}
+	return OrderHeader{Kind: OrderKindPurchase, OrderHead: &o.OrderHead, No: &o.PONo, Party: &o.Vendor, PartyID: &o.VendorID, DueDate: &o.ExpectedDate}
 }
 
 // OrderLines points at the shared part of each line.

@@ -50,7 +50,7 @@ func (r *PurchaseOrderRequest) Validate(v *Validation, create bool) {
 
 // Form points at the request's fields (see OrderForm).
 func (r *PurchaseOrderRequest) Form() OrderForm {
-	return OrderForm{Kind: PurchaseKind, No: &r.PONo, Party: &r.VendorID, OrderDate: &r.OrderDate, DueDate: &r.ExpectedDate,
+	return OrderForm{Kind: OrderKindPurchase, No: &r.PONo, Party: &r.VendorID, OrderDate: &r.OrderDate, DueDate: &r.ExpectedDate,
 		Reference: &r.Reference, Remark: &r.Remark, Lines: &r.Lines}
 }
 

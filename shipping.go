@@ -31,7 +31,7 @@ func (l ShippingLine) Taken() Units { return l.UnitsCommitted.Add(l.UnitsPacked)
 
 // Header points at the order's header fields (see OrderHeader).
 func (o *ShippingOrder) Header() OrderHeader {
-	return OrderHeader{Kind: ShippingKind, OrderHead: &o.OrderHead, No: &o.SONo, Party: &o.Customer, PartyID: &o.CustomerID, DueDate: &o.ShipDate}
+	return OrderHeader{Kind: OrderKindShipping, OrderHead: &o.OrderHead, No: &o.SONo, Party: &o.Customer, PartyID: &o.CustomerID, DueDate: &o.ShipDate}
 }
 
 // OrderLines points at the shared part of each line.
@@ -82,7 +82,7 @@ func (r *ShippingOrderRequest) Validate(v *Validation, create bool) {
 
 // Form points at the request's fields (see OrderForm).
 func (r *ShippingOrderRequest) Form() OrderForm {
-	return OrderForm{Kind: ShippingKind, No: &r.SONo, Party: &r.CustomerID, Owner: &r.Owner, OrderDate: &r.OrderDate, DueDate: &r.ShipDate,
+	return OrderForm{Kind: OrderKindShipping, No: &r.SONo, Party: &r.CustomerID, Owner: &r.Owner, OrderDate: &r.OrderDate, DueDate: &r.ShipDate,
 		Reference: &r.Reference, Remark: &r.Remark, Lines: &r.Lines}
 }
 

@@ -103,13 +103,13 @@ func orderCall[O any](ctx context.Context, c *Client, method, path string, body 
 // sees, in order date order unless sorted otherwise. Entries carry no
 // lines; their totals count the lines in the client's scope.
 func (c *Client) ListPurchaseOrders(ctx context.Context, opts PurchaseOrderListOptions) (*Page[PurchaseOrder], error) {
-	return listOrders[PurchaseOrder](ctx, c, stockroom.PurchaseKind, opts)
+	return listOrders[PurchaseOrder](ctx, c, stockroom.OrderKindPurchase, opts)
 }
 
 // PurchaseOrders yields every purchase order of the list opts selects, page
 // by page (50 a page unless opts ask for fewer).
 func (c *Client) PurchaseOrders(ctx context.Context, opts PurchaseOrderListOptions) iter.Seq2[PurchaseOrder, error] {
-	return walkOrders[PurchaseOrder](ctx, c, stockroom.PurchaseKind, opts)
+	return walkOrders[PurchaseOrder](ctx, c, stockroom.OrderKindPurchase, opts)
 }
 
 // GetPurchaseOrder returns the purchase order numbered poNo (any letter

@@ -44,11 +44,11 @@ func (c *Client) GetShippingOrder(ctx context.Context, soNo string) (*ShippingOr
 // ListShippingOrders returns the page of shipping orders opts asks for (the
 // open ones unless opts.All); entries have totals but no lines.
 func (c *Client) ListShippingOrders(ctx context.Context, opts ShippingOrderListOptions) (*Page[ShippingOrder], error) {
-	return listOrders[ShippingOrder](ctx, c, stockroom.ShippingKind, opts)
+	return listOrders[ShippingOrder](ctx, c, stockroom.OrderKindShipping, opts)
 }
 
 // ShippingOrders iterates over the shipping orders opts selects, reading
 // a page at a time.
 func (c *Client) ShippingOrders(ctx context.Context, opts ShippingOrderListOptions) iter.Seq2[ShippingOrder, error] {
-	return walkOrders[ShippingOrder](ctx, c, stockroom.ShippingKind, opts)
+	return walkOrders[ShippingOrder](ctx, c, stockroom.OrderKindShipping, opts)
 }

@@ -101,7 +101,7 @@ func (s *Server) orderRoutes() []route {
 	return []route{
 		{pattern: "GET /api/v1/PurchaseOrder", handle: handleOrderList(purchase.List, false)},
 		{pattern: "GET /api/v1/PurchaseOrder/All", handle: handleOrderList(purchase.List, true)},
-		{pattern: "GET /api/v1/PurchaseOrder/{poNo}", handle: handleOrderGet(stockroom.PurchaseKind, purchase.Get)},
+		{pattern: "GET /api/v1/PurchaseOrder/{poNo}", handle: handleOrderGet(stockroom.OrderKindPurchase, purchase.Get)},
 		{pattern: "POST /api/v1/PurchaseOrder", handle: handleOrderCreate(s, purchase.Create)},
 		{pattern: "PUT /api/v1/PurchaseOrder", handle: handleOrderUpdate(purchase.Update)},
 		{pattern: "POST /api/v1/PurchaseOrder/{poNo}/Close", handle: s.handlePurchaseEnd(false)},
@@ -115,7 +115,7 @@ func (s *Server) orderRoutes() []route {
 
 		{pattern: "GET /api/v1/ShippingOrder", handle: handleOrderList(shipping.List, false)},
 		{pattern: "GET /api/v1/ShippingOrder/All", handle: handleOrderList(shipping.List, true)},
-		{pattern: "GET /api/v1/ShippingOrder/{soNo}", handle: handleOrderGet(stockroom.ShippingKind, shipping.Get)},
+		{pattern: "GET /api/v1/ShippingOrder/{soNo}", handle: handleOrderGet(stockroom.OrderKindShipping, shipping.Get)},
 		{pattern: "POST /api/v1/ShippingOrder", handle: handleOrderCreate(s, shipping.Create)},
 		{pattern: "PUT /api/v1/ShippingOrder", handle: handleOrderUpdate(shipping.Update)},
 	}

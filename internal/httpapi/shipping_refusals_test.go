@@ -133,7 +133,7 @@ func testShippingState(t *testing.T, a *api, tok string) {
 	a.mustSend(t, "POST", "/api/v1/ShippingOrder", tok, `{"customerID":7,"lines":[{"itemID":"ITEM-B","units":1,"wid":2,"owner":8}]}`, 201)
 	a.setLine(t, "TWO", 0, "status = 'Closed'")
 	v = wantError(t, a.send(t, "PUT", "/api/v1/ShippingOrder", tok, `{"soNo":"TWO","remark":"late"}`), 409, stockroom.ECONFLICT)
-	if msg := v["message"].(string); msg != "Shipping order TWO is Closed; only an open order changes." {
+	if msg := v["message"].(string); msg != "Shipping order TWO is Closed; only an open order can be changed." {
 		t.Errorf("message %q", msg)
 	}
 }

@@ -39,7 +39,7 @@ type (
 
 // PurchaseOrders: the store keeps onOrder and the ledger with each write.
 func (s *Service) PurchaseOrders() PurchaseOrders {
-	return PurchaseOrders{s: s, kind: stockroom.PurchaseKind, perm: stockroom.PermPurchaseOrders, find: Store.FindPurchaseOrder,
+	return PurchaseOrders{s: s, kind: stockroom.OrderKindPurchase, perm: stockroom.PermPurchaseOrders, find: Store.FindPurchaseOrder,
 		list: Store.ListPurchaseOrders, create: Store.CreatePurchaseOrder, change: Store.ChangePurchaseOrder}
 }
 
@@ -47,7 +47,7 @@ func (s *Service) PurchaseOrders() PurchaseOrders {
 // the item's dfltOwner); the customer must be one the client may see
 // (GET /Customer). Writes move no figure.
 func (s *Service) ShippingOrders() ShippingOrders {
-	return ShippingOrders{s: s, kind: stockroom.ShippingKind, perm: stockroom.PermShippingOrders, find: Store.FindShippingOrder,
+	return ShippingOrders{s: s, kind: stockroom.OrderKindShipping, perm: stockroom.PermShippingOrders, find: Store.FindShippingOrder,
 		list: Store.ListShippingOrders, create: Store.CreateShippingOrder, change: Store.ChangeShippingOrder}
 }
 
@@ -136,7 +136,7 @@ func (k Orders[O, P, R, PR]) Create(ctx context.Context, p *stockroom.Principal,
 		return o, err
 	}
 	res, err := k.create(k.s.db, ctx, req.Key, o, k.s.entry(p, 0, "", "", nil))
-	if err == nil && k.kind == stockroom.PurchaseKind { // for receipts against it (receiptOrder)
+	if err == nil && k.kind == stockroom.OrderKindPurchase { // for receipts against it (receiptOrder)
 		no := *P(&res).Header().No
 		k.s.orderNumbers.put(stockroom.FoldKey(no), no)
 	}
@@ -317,7 +317,7 @@ func orderRefusal(err error, kind stockroom.OrderKind, no string) error {
 	case errors.Is(err, stockroom.ErrNotFound):
 		return stockroom.Errorf(stockroom.ENOTFOUND, "No %s %q.", kind.Name(), no)
 	case errors.Is(err, stockroom.ErrDuplicate):
-		return stockroom.Errorf(stockroom.ECONFLICT, "%s %q exists already; order numbers are unique without regard to letter case.", kind.Title(), no)
+		return stockroom.Errorf(stockroom.ECONFLICT, "%s %q exists already; order numbers are unique without regard to letter case.", kind.Noun(), no)
 	case !errors.As(err, &lr):
 		return err
 	case errors.Is(lr.Err, stockroom.ErrDiscontinued):

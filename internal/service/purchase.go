@@ -26,5 +26,5 @@ func (s *Service) EndPurchaseOrder(ctx context.Context, p *stockroom.Principal, 
 		}
 		return true, o.End(cancel)
 	})
-	return res, orderRefusal(err, stockroom.PurchaseKind, no)
+	return res, orderRefusal(err, stockroom.OrderKindPurchase, no)
 }

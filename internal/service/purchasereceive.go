@@ -61,7 +61,7 @@ func (s *Service) readReceiptOrder(ctx context.Context, p *stockroom.Principal, 
 		if errors.Is(err, stockroom.ErrNotFound) && !explicit {
 			return nil, nil
 		}
-		return nil, orderRefusal(err, stockroom.PurchaseKind, no)
+		return nil, orderRefusal(err, stockroom.OrderKindPurchase, no)
 	}
 	s.orderNumbers.put(stockroom.FoldKey(o.PONo), o.PONo)
 	l := o.Lines[0]

@@ -40,7 +40,7 @@ type orderKind[O any, P orderOf[O]] struct {
 // purchaseOrders is the purchase order kind: its lines show what arrived,
 // what is on its way and their price.
 var purchaseOrders = orderKind[stockroom.PurchaseOrder, *stockroom.PurchaseOrder]{
-	kind: stockroom.PurchaseKind,
+	kind: stockroom.OrderKindPurchase,
 	addLine: func(o *stockroom.PurchaseOrder, r lineRow) {
 		o.Lines = append(o.Lines, stockroom.PurchaseLine{OrderLine: r.OrderLine, UnitsReceived: r.received,
 			UnitsInTransit: r.inTransit, UnitsRejected: r.rejected, UnitPrice: r.unitPrice})

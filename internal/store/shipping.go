@@ -10,14 +10,13 @@ import (
 // Shipping orders: orders of kind 'shipping' (order.go), whose lines show
 // what of them is committed, packed and shipped. Placing or changing one
 // moves no figure and writes no ledger entry: committed and packed change
-// with the allocations of the order's lines, in transactions of their own
-// that lock the order first, as a change does: shippingOrders.lock(t, no)
-// locks its header (lockOrder) and reads it with every line, its ID the
-// key of its lines and allocations.
+// with the allocations of the order's lines (alloc*.go), in transactions
+// of their own that lock the order's header first (lockOutbound), as a
+// change does (orderKind.lock).
 
 // shippingOrders is the shipping order kind of the shared order code.
 var shippingOrders = orderKind[stockroom.ShippingOrder, *stockroom.ShippingOrder]{
-	kind: stockroom.ShippingKind,
+	kind: stockroom.OrderKindShipping,
 	addLine: func(o *stockroom.ShippingOrder, r lineRow) {
 		o.Lines = append(o.Lines, stockroom.ShippingLine{OrderLine: r.OrderLine, UnitsCommitted: r.committed, UnitsPacked: r.packed,
 			UnitsShipped: r.shipped})

@@ -180,5 +180,3 @@ func (s *shipDB) shippingNos(scope stockroom.Scope, f stockroom.OrderFilter, req
 	}
 	return strings.Join(nos, " ")
 }
-
-func firstErr[T any](_ T, err error) error { return err }
