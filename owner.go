@@ -43,6 +43,9 @@ type Party struct {
 // IDField is the name of the party's id in the API: customerID or vendorID.
 func (k PartyKind) IDField() string { return string(k) + "ID" }
 
+// Path is the kind's resource in the API: Customer or Vendor.
+func (k PartyKind) Path() string { return strings.ToUpper(string(k[:1])) + string(k[1:]) }
+
 // MarshalJSON writes a party with its id under its kind's name.
 func (p Party) MarshalJSON() ([]byte, error) {
 	type fields Party

@@ -24,13 +24,13 @@ type (
 	PurchaseLineRequest  = stockroom.PurchaseLineRequest
 )
 
-// PurchaseOrderListOptions selects a list of purchase orders. Order lists
-// hold at most stockroom.MaxOrderPerPage (50) orders a page; larger page
-// sizes are capped by the server.
-type PurchaseOrderListOptions struct {
+// OrderListOptions selects a list of purchase or shipping orders. Order
+// lists hold at most stockroom.MaxOrderPerPage (50) orders a page; larger
+// page sizes are capped by the server.
+type OrderListOptions struct {
 	ListOptions
-	// All lists every order (GET /PurchaseOrder/All) instead of the open
-	// ones.
+	// All lists every order (GET /PurchaseOrder/All, /ShippingOrder/All)
+	// instead of the open ones.
 	All bool
 	// Status keeps the orders in this state.
 	Status stockroom.OrderStatus
@@ -46,14 +46,17 @@ type PurchaseOrderListOptions struct {
 	StartDate, EndDate time.Time
 }
 
-func (o PurchaseOrderListOptions) path() string {
+// PurchaseOrderListOptions selects a list of purchase orders.
+type PurchaseOrderListOptions = OrderListOptions
+
+func (o OrderListOptions) path(kind stockroom.OrderKind) string {
 	if o.All {
-		return "PurchaseOrder/All"
+		return kind.Path() + "/All"
 	}
-	return "PurchaseOrder"
+	return kind.Path()
 }
 
-func (o PurchaseOrderListOptions) values() url.Values {
+func (o OrderListOptions) values() url.Values {
 	q := o.ListOptions.values()
 	setIf(q, "status", string(o.Status))
 	setIf(q, "itemID", o.ItemID)
@@ -69,31 +72,51 @@ func (o PurchaseOrderListOptions) values() url.Values {
 	return q
 }
 
+// listOrders returns one page of the orders of a kind that opts selects.
+func listOrders[O any](ctx context.Context, c *Client, kind stockroom.OrderKind, opts OrderListOptions) (*Page[O], error) {
+	return getPage[O](ctx, c, opts.path(kind), opts.values())
+}
+
+// walkOrders yields every order of a kind that opts selects, page by page
+// (50 a page unless opts ask for fewer).
+func walkOrders[O any](ctx context.Context, c *Client, kind stockroom.OrderKind, opts OrderListOptions) iter.Seq2[O, error] {
+	first := opts.ListOptions
+	if first.PageSize <= 0 {
+		first.PageSize = stockroom.MaxOrderPerPage
+	}
+	return Walk(ctx, first, func(ctx context.Context, lo ListOptions) (*Page[O], error) {
+		opts.ListOptions = lo
+		return listOrders[O](ctx, c, kind, opts)
+	})
+}
+
+// orderCall sends a request about an order and reads the order answered.
+func orderCall[O any](ctx context.Context, c *Client, method, path string, body any) (*O, error) {
+	var o O
+	if _, err := c.do(ctx, call{method: method, path: path, body: body}, &o); err != nil {
+		return nil, err
+	}
+	return &o, nil
+}
+
 // ListPurchaseOrders returns one page of the purchase orders the client
 // sees, in order date order unless sorted otherwise. Entries carry no
 // lines; their totals count the lines in the client's scope.
 func (c *Client) ListPurchaseOrders(ctx context.Context, opts PurchaseOrderListOptions) (*Page[PurchaseOrder], error) {
-	return getPage[PurchaseOrder](ctx, c, opts.path(), opts.values())
+	return listOrders[PurchaseOrder](ctx, c, stockroom.OrderKindPurchase, opts)
 }
 
 // PurchaseOrders yields every purchase order of the list opts selects, page
 // by page (50 a page unless opts ask for fewer).
 func (c *Client) PurchaseOrders(ctx context.Context, opts PurchaseOrderListOptions) iter.Seq2[PurchaseOrder, error] {
-	first := opts.ListOptions
-	if first.PageSize <= 0 {
-		first.PageSize = stockroom.MaxOrderPerPage
-	}
-	return Walk(ctx, first, func(ctx context.Context, lo ListOptions) (*Page[PurchaseOrder], error) {
-		opts.ListOptions = lo
-		return c.ListPurchaseOrders(ctx, opts)
-	})
+	return walkOrders[PurchaseOrder](ctx, c, stockroom.OrderKindPurchase, opts)
 }
 
 // GetPurchaseOrder returns the purchase order numbered poNo (any letter
 // case) with the lines the client sees. One it does not see is an *Error
 // with code "not_found".
 func (c *Client) GetPurchaseOrder(ctx context.Context, poNo string) (*PurchaseOrder, error) {
-	return c.purchaseCall(ctx, "GET", "PurchaseOrder/"+pathSegment(poNo), nil)
+	return orderCall[PurchaseOrder](ctx, c, "GET", "PurchaseOrder/"+pathSegment(poNo), nil)
 }
 
 // CreatePurchaseOrder places an order and returns it as stored, with its
@@ -101,34 +124,26 @@ func (c *Client) GetPurchaseOrder(ctx context.Context, poNo string) (*PurchaseOr
 // taken already is an *Error with code "conflict". The call is applied once
 // even when it has to be retried.
 func (c *Client) CreatePurchaseOrder(ctx context.Context, in PurchaseOrderRequest) (*PurchaseOrder, error) {
-	return c.purchaseCall(ctx, "POST", "PurchaseOrder", in)
+	return orderCall[PurchaseOrder](ctx, c, "POST", "PurchaseOrder", in)
 }
 
 // UpdatePurchaseOrder changes the open order in.PONo: the non-nil fields,
 // the lines named by LineNo, and new lines. Cutting a line's units below
 // what has arrived is an *Error with code "conflict".
 func (c *Client) UpdatePurchaseOrder(ctx context.Context, in PurchaseOrderRequest) (*PurchaseOrder, error) {
-	return c.purchaseCall(ctx, "PUT", "PurchaseOrder", in)
+	return orderCall[PurchaseOrder](ctx, c, "PUT", "PurchaseOrder", in)
 }
 
 // ClosePurchaseOrder ends an open order: what is still due stops counting
 // in onOrder.
 func (c *Client) ClosePurchaseOrder(ctx context.Context, poNo string) (*PurchaseOrder, error) {
-	return c.purchaseCall(ctx, "POST", "PurchaseOrder/"+pathSegment(poNo)+"/Close", nil)
+	return orderCall[PurchaseOrder](ctx, c, "POST", "PurchaseOrder/"+pathSegment(poNo)+"/Close", nil)
 }
 
 // CancelPurchaseOrder cancels an open order of which nothing has arrived
 // or is on its way (else an *Error with code "conflict").
 func (c *Client) CancelPurchaseOrder(ctx context.Context, poNo string) (*PurchaseOrder, error) {
-	return c.purchaseCall(ctx, "POST", "PurchaseOrder/"+pathSegment(poNo)+"/Cancel", nil)
-}
-
-func (c *Client) purchaseCall(ctx context.Context, method, path string, body any) (*PurchaseOrder, error) {
-	var o PurchaseOrder
-	if _, err := c.do(ctx, call{method: method, path: path, body: body}, &o); err != nil {
-		return nil, err
-	}
-	return &o, nil
+	return orderCall[PurchaseOrder](ctx, c, "POST", "PurchaseOrder/"+pathSegment(poNo)+"/Cancel", nil)
 }
 
 // ReceiveAgainstLine receives req against line `line` of order poNo: the

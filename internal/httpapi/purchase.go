@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -12,31 +13,39 @@ import (
 	"github.com/stockroom/stockroom/internal/service"
 )
 
-// Purchase orders (contract §10).
+// Orders of every kind (contract §10, §11): each handler takes the one
+// operation of service.Orders it calls, for the kind its route is of.
 
-// readPurchaseOrder reads a purchase order body (create or update); its
-// fields' type errors are collected in v, a line's named "lines[i].units".
-func readPurchaseOrder(r *http.Request) (stockroom.PurchaseOrderRequest, stockroom.Validation, error) {
-	var v stockroom.Validation
+// readOrder reads an order body of a kind (create or update) into its
+// request type R; its fields' type errors are collected in v, a line's
+// named "lines[i].units".
+func readOrder[R any, PR service.RequestOf[R]](r *http.Request) (R, stockroom.Validation, error) {
+	var (
+		in R
+		v  stockroom.Validation
+	)
+	f := PR(&in).Form()
 	o, err := decodeObject(r)
-	in := stockroom.PurchaseOrderRequest{
-		PONo:         o.strOr(&v, "poNo"),
-		VendorID:     o.party(&v, "vendorID"),
-		OrderDate:    o.time(&v, "orderDate"),
-		ExpectedDate: o.time(&v, "expectedDate"),
-		Reference:    o.str(&v, "reference"),
-		Remark:       o.str(&v, "remark"),
+	*f.No = o.strOr(&v, f.Kind.NoField())
+	*f.Party = o.party(&v, f.Kind.Party().IDField())
+	if f.Owner != nil {
+		*f.Owner = o.owner(&v, "owner")
 	}
+	*f.OrderDate, *f.DueDate = o.time(&v, "orderDate"), o.time(&v, f.Kind.DueField())
+	*f.Reference, *f.Remark = o.str(&v, "reference"), o.str(&v, "remark")
 	for i, lo := range o.objects(&v, "lines") {
 		var lv stockroom.Validation
-		in.Lines = append(in.Lines, stockroom.PurchaseLineRequest{
+		l := stockroom.OrderLineRequest{
 			LineNo:    lo.intOr(&lv, "lineNo"),
 			ItemID:    lo.strOr(&lv, "itemID"),
 			Units:     lo.units(&lv, "units"),
-			UnitPrice: lo.units(&lv, "unitPrice"),
 			Warehouse: orZero(synonym(lo, &lv, "warehouse", "wid", object.int)),
 			Owner:     lo.owner(&lv, "owner"),
-		})
+		}
+		if f.Kind.Priced() {
+			l.UnitPrice = lo.units(&lv, "unitPrice")
+		}
+		*f.Lines = append(*f.Lines, l)
 		addPrefixed(&v, stockroom.LineField(i), lv.Err())
 	}
 	return in, v, err
@@ -100,14 +109,19 @@ func orZero(n *int64) int64 {
 	return *n
 }
 
-// purchaseLocation is the Location of a created purchase order.
-func purchaseLocation(result any) string {
-	return "/api/v1/PurchaseOrder/" + url.PathEscape(result.(stockroom.PurchaseOrder).PONo)
+// orderLocation is the Location of a created order of a kind.
+func orderLocation[O any, P interface {
+	*O
+	stockroom.AnyOrder
+}](result any) string {
+	o := result.(O)
+	h := P(&o).Header()
+	return "/api/v1/" + h.Kind.Path() + "/" + url.PathEscape(*h.No)
 }
 
-// handlePurchaseList serves GET /PurchaseOrder (open orders) and
-// GET /PurchaseOrder/All.
-func (s *Server) handlePurchaseList(all bool) handlerFunc {
+// handleOrderList serves GET /X (open orders) and GET /X/All of a kind of
+// order, which list lists.
+func handleOrderList[O any](list func(context.Context, *stockroom.Principal, bool, service.Request[service.Query[stockroom.OrderFilter]]) (stockroom.Page[O], error), all bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		_, q, page, v, readErr := listRequest(r, false)
 		f := stockroom.OrderFilter{Owner: ownerParam(q, &v), WID: widParam(q, &v)}
@@ -118,7 +132,7 @@ func (s *Server) handlePurchaseList(all bool) handlerFunc {
 		f.StartDate = dateParam(q, &v, "startDate", false)
 		f.EndDate = dateParam(q, &v, "endDate", true)
 		req := readRequest(r, service.Query[stockroom.OrderFilter]{Filter: f, Page: page}, v, readErr)
-		res, err := s.svc.ListPurchaseOrders(r.Context(), principalFrom(r.Context()), all, req)
+		res, err := list(r.Context(), principalFrom(r.Context()), all, req)
 		if err != nil {
 			return err
 		}
@@ -156,40 +170,51 @@ func dateParam(q query, v *stockroom.Validation, name string, endOfDay bool) *ti
 	return &t
 }
 
-// handlePurchaseGet serves GET /PurchaseOrder/{poNo}: the order with its
-// lines.
-func (s *Server) handlePurchaseGet(w http.ResponseWriter, r *http.Request) error {
-	req := readRequest(r, r.PathValue("poNo"), stockroom.Validation{}, nil)
-	o, err := s.svc.GetPurchaseOrder(r.Context(), principalFrom(r.Context()), req)
-	if err != nil {
-		return err
+// handleOrderGet serves GET /X/{no} of a kind of order, which get reads:
+// the order with its lines. The path names the number by the kind's word
+// ({poNo}, {soNo}).
+func handleOrderGet[O any](kind stockroom.OrderKind, get func(context.Context, *stockroom.Principal, service.Request[string]) (O, error)) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		req := readRequest(r, r.PathValue(kind.NoField()), stockroom.Validation{}, nil)
+		o, err := get(r.Context(), principalFrom(r.Context()), req)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, o)
+		return nil
 	}
-	writeJSON(w, http.StatusOK, o)
-	return nil
 }
 
-// handlePurchaseCreate serves POST /PurchaseOrder: 201 with the full order
-// and its Location.
-func (s *Server) handlePurchaseCreate(w http.ResponseWriter, r *http.Request) error {
-	in, v, err := readPurchaseOrder(r)
-	req := newRequest(r, in, v, err, http.StatusCreated, purchaseLocation)
-	o, err := s.svc.CreatePurchaseOrder(r.Context(), principalFrom(r.Context()), req)
-	if err != nil {
-		return err
+// handleOrderCreate serves POST /X of a kind of order, which create
+// places: 201 with the full order and its Location.
+func handleOrderCreate[O any, P interface {
+	*O
+	stockroom.AnyOrder
+}, R any, PR service.RequestOf[R]](s *Server, create func(context.Context, *stockroom.Principal, service.Request[R]) (O, error)) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		in, v, err := readOrder[R, PR](r)
+		req := newRequest(r, in, v, err, http.StatusCreated, orderLocation[O, P])
+		o, err := create(r.Context(), principalFrom(r.Context()), req)
+		if err != nil {
+			return err
+		}
+		s.respond(w, r, req.Key, http.StatusCreated, o, orderLocation[O, P])
+		return nil
 	}
-	s.respond(w, r, req.Key, http.StatusCreated, o, purchaseLocation)
-	return nil
 }
 
-// handlePurchaseUpdate serves PUT /PurchaseOrder: 200 with the full order.
-func (s *Server) handlePurchaseUpdate(w http.ResponseWriter, r *http.Request) error {
-	in, v, err := readPurchaseOrder(r)
-	o, err := s.svc.UpdatePurchaseOrder(r.Context(), principalFrom(r.Context()), readRequest(r, in, v, err))
-	if err != nil {
-		return err
+// handleOrderUpdate serves PUT /X of a kind of order, which update
+// changes: 200 with the full order.
+func handleOrderUpdate[O any, R any, PR service.RequestOf[R]](update func(context.Context, *stockroom.Principal, service.Request[R]) (O, error)) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		in, v, err := readOrder[R, PR](r)
+		o, err := update(r.Context(), principalFrom(r.Context()), readRequest(r, in, v, err))
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, o)
+		return nil
 	}
-	writeJSON(w, http.StatusOK, o)
-	return nil
 }
 
 // handlePurchaseEnd serves POST /PurchaseOrder/{poNo}/Close and /Cancel:

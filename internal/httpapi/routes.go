@@ -32,9 +32,10 @@ type route struct {
 	handle    handlerFunc
 }
 
-// routes is every route of the server, in one table.
+// routes is every route of the server, in one table (continued in
+// orderRoutes).
 func (s *Server) routes() []route {
-	return []route{
+	return append([]route{
 		{pattern: "GET /{$}", public: true, handle: s.handleRoot},
 		{pattern: "GET /healthz", public: true, handle: s.handleHealth},
 		{pattern: "GET /readyz", public: true, handle: s.handleReady},
@@ -89,11 +90,20 @@ func (s *Server) routes() []route {
 		{pattern: "PUT /api/v1/Category", handle: s.handleCategoryUpdate},
 		{pattern: "DELETE /api/v1/Category/{id}", handle: s.handleCategoryDelete},
 
-		{pattern: "GET /api/v1/PurchaseOrder", handle: s.handlePurchaseList(false)},
-		{pattern: "GET /api/v1/PurchaseOrder/All", handle: s.handlePurchaseList(true)},
-		{pattern: "GET /api/v1/PurchaseOrder/{poNo}", handle: s.handlePurchaseGet},
-		{pattern: "POST /api/v1/PurchaseOrder", handle: s.handlePurchaseCreate},
-		{pattern: "PUT /api/v1/PurchaseOrder", handle: s.handlePurchaseUpdate},
+		{pattern: "GET /api/v1/Warehouse", handle: s.handleWarehouseList},
+		{pattern: "GET /api/v1/ReasonCode", handle: s.handleReasonCodeList},
+	}, s.orderRoutes()...)
+}
+
+// orderRoutes are the routes of orders and transits.
+func (s *Server) orderRoutes() []route {
+	purchase, shipping := s.svc.PurchaseOrders(), s.svc.ShippingOrders()
+	return []route{
+		{pattern: "GET /api/v1/PurchaseOrder", handle: handleOrderList(purchase.List, false)},
+		{pattern: "GET /api/v1/PurchaseOrder/All", handle: handleOrderList(purchase.List, true)},
+		{pattern: "GET /api/v1/PurchaseOrder/{poNo}", handle: handleOrderGet(stockroom.OrderKindPurchase, purchase.Get)},
+		{pattern: "POST /api/v1/PurchaseOrder", handle: handleOrderCreate(s, purchase.Create)},
+		{pattern: "PUT /api/v1/PurchaseOrder", handle: handleOrderUpdate(purchase.Update)},
 		{pattern: "POST /api/v1/PurchaseOrder/{poNo}/Close", handle: s.handlePurchaseEnd(false)},
 		{pattern: "POST /api/v1/PurchaseOrder/{poNo}/Cancel", handle: s.handlePurchaseEnd(true)},
 		{pattern: "POST /api/v1/PurchaseOrder/{poNo}/Ship", handle: s.handleShipNotice},
@@ -103,8 +113,11 @@ func (s *Server) routes() []route {
 		{pattern: "POST /api/v1/Transit/{id}/Receive", handle: s.handleTransitReceive},
 		{pattern: "POST /api/v1/Transit/{id}/Cancel", handle: s.handleTransitCancel},
 
-		{pattern: "GET /api/v1/Warehouse", handle: s.handleWarehouseList},
-		{pattern: "GET /api/v1/ReasonCode", handle: s.handleReasonCodeList},
+		{pattern: "GET /api/v1/ShippingOrder", handle: handleOrderList(shipping.List, false)},
+		{pattern: "GET /api/v1/ShippingOrder/All", handle: handleOrderList(shipping.List, true)},
+		{pattern: "GET /api/v1/ShippingOrder/{soNo}", handle: handleOrderGet(stockroom.OrderKindShipping, shipping.Get)},
+		{pattern: "POST /api/v1/ShippingOrder", handle: handleOrderCreate(s, shipping.Create)},
+		{pattern: "PUT /api/v1/ShippingOrder", handle: handleOrderUpdate(shipping.Update)},
 	}
 }
 

@@ -55,13 +55,13 @@ func (s *Service) readReceiptOrder(ctx context.Context, p *stockroom.Principal, 
 	}
 	if err != nil || len(o.Lines) == 0 {
 		// No such line, or not one the client sees: is the order there?
-		if o, err = s.findOrder(ctx, p, no); err == nil {
+		if o, err = s.PurchaseOrders().seen(ctx, p, no); err == nil {
 			return nil, stockroom.Errorf(stockroom.ENOTFOUND, "Purchase order %s has no line %d.", o.PONo, r.Line)
 		}
 		if errors.Is(err, stockroom.ErrNotFound) && !explicit {
 			return nil, nil
 		}
-		return nil, orderRefusal(err, no)
+		return nil, orderRefusal(err, stockroom.OrderKindPurchase, no)
 	}
 	s.orderNumbers.put(stockroom.FoldKey(o.PONo), o.PONo)
 	l := o.Lines[0]

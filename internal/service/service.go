@@ -25,7 +25,7 @@ type Store interface {
 	itemStore
 	stockStore
 	ownerStore
-	purchaseStore
+	orderStore
 	adminStore
 	keyStore
 	transitStore

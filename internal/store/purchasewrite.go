@@ -2,20 +2,21 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/stockroom/stockroom"
 )
 
-// Purchase orders written: placed, changed, closed and canceled. Each is one
-// transaction that keeps on_order, in the same transaction, equal to what
-// the order's open lines have due, and records every line whose due changed
-// in the ledger (types order, order-close, order-cancel) with the change of
-// on_order as the transaction's figure. Locks are taken in the inbound
-// order (purchaseline.go): the order's header, its lines, then the levels,
-// the counters last. Numbering a new order locks its kind's row of
+// Orders written, of every kind: placed and changed, each in one
+// transaction; a purchase order also closed and canceled. A purchase
+// order's transaction keeps on_order, in the same transaction, equal to
+// what the order's open lines have due, and records every line whose due
+// changed in the ledger (types order, order-close, order-cancel) with the
+// change of on_order as the transaction's figure. Locks are taken in the
+// inbound order (purchaseline.go): the order's header, its lines, then the
+// levels, the counters last. Numbering a new order locks its kind's row of
 // order_numbers first, before anything else.
 
 // CreatePurchaseOrder stores a new order o (its vendor, dates, texts, and
@@ -26,18 +27,29 @@ import (
 // a discontinued item, an inactive warehouse or an inactive owner is an
 // *stockroom.OrderLineRefusal.
 func (db *DB) CreatePurchaseOrder(ctx context.Context, key *stockroom.IdempotencyKey, o stockroom.PurchaseOrder, e stockroom.LedgerEntry) (stockroom.PurchaseOrder, error) {
-	var res stockroom.PurchaseOrder
+	return purchaseOrders.create(ctx, db, key, o, e.Time, purchaseWrite(e))
+}
+
+// create stores new order o (its party, dates, texts, and lines with their
+// item, warehouse, owner and units) as Open, at now, with write, and
+// returns it as stored, recording key's answer in the same transaction.
+func (k orderKind[O, P]) create(ctx context.Context, db *DB, key *stockroom.IdempotencyKey, o O, now time.Time, write orderWrite[O]) (O, error) {
+	var res O
 	err := db.update(ctx, key, func(tx *Tx) (any, error) {
-		o := o
-		o.Status, o.Created, o.Modified = stockroom.OrderOpen, e.Time, e.Time
-		for i := range o.Lines {
-			o.Lines[i].LineNo = int64(i + 1)
+		o := k.clone(o)
+		h := P(&o).Header()
+		h.Status, h.Created, h.Modified = stockroom.OrderOpen, now, now
+		for i, l := range P(&o).OrderLines() {
+			l.LineNo = int64(i + 1)
 		}
-		var err error
-		if o.ID, o.PONo, err = tx.insertOrderHead(o); err != nil {
+		if err := tx.insertOrderHead(h); err != nil {
 			return nil, err
 		}
-		res, err = tx.writeOrder(stockroom.PurchaseOrder{}, o, e)
+		var (
+			none O
+			err  error
+		)
+		res, err = write(tx, &none, &o)
 		return res, err
 	})
 	return res, err
@@ -50,54 +62,73 @@ func (db *DB) CreatePurchaseOrder(ctx context.Context, key *stockroom.Idempotenc
 // change), or stockroom.ErrNotFound; an error of fn changes nothing. A
 // key's answer is recorded in the same transaction.
 func (db *DB) ChangePurchaseOrder(ctx context.Context, key *stockroom.IdempotencyKey, no string, e stockroom.LedgerEntry, fn func(*stockroom.PurchaseOrder) (bool, error)) (stockroom.PurchaseOrder, error) {
-	var res stockroom.PurchaseOrder
+	return purchaseOrders.change(ctx, db, key, no, fn, purchaseWrite(e))
+}
+
+// orderWrite writes an order, locked, as changed from old (the zero order
+// for a new one, whose header is inserted already), and returns the order
+// read back once written.
+type orderWrite[O any] func(t *Tx, old, o *O) (O, error)
+
+// change locks the order numbered no (lock), lets fn change it, and stores
+// what fn changed with write. It returns the order as stored (unchanged
+// when fn reports no change), or stockroom.ErrNotFound; an error of fn
+// changes nothing.
+func (k orderKind[O, P]) change(ctx context.Context, db *DB, key *stockroom.IdempotencyKey, no string, fn func(*O) (bool, error), write orderWrite[O]) (O, error) {
+	var res O
 	err := db.update(ctx, key, func(tx *Tx) (any, error) {
-		var (
-			h      orderHead
-			locked bool
-			cur    orderRead
-		)
-		tx.lockOrder("purchase", stockroom.FoldKey(no), &h, &locked)
-		tx.readPurchaseOrder(no, &cur)
-		if err := tx.flush(); err != nil {
+		old, err := k.lock(tx, no)
+		if err != nil {
 			return nil, err
 		}
-		if !locked || !cur.found() {
-			return nil, stockroom.ErrNotFound
-		}
-		old := cur.value()
-		o := old
-		o.Lines = append([]stockroom.PurchaseLine(nil), old.Lines...)
+		o := k.clone(old)
 		changed, err := fn(&o)
 		if err != nil {
 			return nil, err
 		}
 		res = old
 		if changed {
-			res, err = tx.writeOrder(old, o, e)
+			res, err = write(tx, &old, &o)
 		}
 		return res, err
 	})
 	return res, err
 }
 
-// insertOrderHead inserts the header of new order o and returns its id and
-// number: o's, or, when it has none, the next number not taken.
-func (t *Tx) insertOrderHead(o stockroom.PurchaseOrder) (int64, string, error) {
+// lock locks the order numbered no, any letter case (lockOrder), and reads
+// it with all its lines, flushing. An order that does not exist is
+// stockroom.ErrNotFound.
+func (k orderKind[O, P]) lock(t *Tx, no string) (O, error) {
+	var (
+		h      orderHead
+		locked bool
+		cur    orderRead[O, P]
+	)
+	t.lockOrder(string(k.kind), stockroom.FoldKey(no), &h, &locked)
+	k.read(t, no, &cur)
+	if err := t.flush(); err != nil {
+		return cur.o, err
+	}
+	if !locked || !cur.found {
+		return cur.o, stockroom.ErrNotFound
+	}
+	return cur.value(), nil
+}
+
+// insertOrderHead inserts the header of new order h and sets its id and
+// number: its own, or, when it has none, the next number not taken.
+func (t *Tx) insertOrderHead(h stockroom.OrderHeader) error {
 	for {
-		no := o.PONo
+		no := *h.No
 		if no == "" {
 			var last int64
-			t.queryRow(nil, `UPDATE order_numbers SET last = last + 1 WHERE kind = 'purchase' RETURNING last`, nil, &last)
+			t.queryRow(nil, `UPDATE order_numbers SET last = last + 1 WHERE kind = $1 RETURNING last`, []any{string(h.Kind)}, &last)
 			if err := t.flush(); err != nil {
-				return 0, "", err
+				return err
 			}
-			no = fmt.Sprintf("PO-%06d", last)
+			no = h.Kind.Number(last)
 		}
-		var (
-			id    int64
-			found bool
-		)
+		var found bool
 		t.queryRow(&found, `
 			INSERT INTO orders (
 				kind,
@@ -111,29 +142,31 @@ func (t *Tx) insertOrderHead(o stockroom.PurchaseOrder) (int64, string, error) {
 				remark,
 				created,
 				modified)
-			VALUES ('purchase', $1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
 			ON CONFLICT (kind, order_no_key) DO NOTHING
 			RETURNING id`,
-			[]any{no, stockroom.FoldKey(no), o.VendorID, micros(o.OrderDate), optMicros(o.ExpectedDate), string(o.Status),
-				o.Reference, o.Remark, micros(o.Created)}, &id)
+			[]any{string(h.Kind), no, stockroom.FoldKey(no), *h.PartyID, micros(h.OrderDate), optMicros(*h.DueDate), string(h.Status),
+				h.Reference, h.Remark, micros(h.Created)}, &h.ID)
 		if err := t.flush(); err != nil {
-			return 0, "", err
+			return err
 		}
 		switch {
 		case found:
-			return id, no, nil
-		case o.PONo != "":
-			return 0, "", stockroom.ErrDuplicate
+			*h.No = no
+			return nil
+		case *h.No != "":
+			return stockroom.ErrDuplicate
 		}
 	}
 }
 
-// writeOrder stores order o, locked, as changed from old (the zero order
-// for a new one, whose header is inserted already): its header, the lines
-// changed and added, on_order and the ledger. It returns the order read
-// back once written.
-func (t *Tx) writeOrder(old, o stockroom.PurchaseOrder, e stockroom.LedgerEntry) (stockroom.PurchaseOrder, error) {
-	if old.ID != 0 {
+// writeLines queues the shared part of writing order o, locked, as changed
+// from old (the zero order for a new one, whose header is inserted
+// already): its header, its new lines, and the lines whose units or price
+// changed. It returns the new lines.
+func (k orderKind[O, P]) writeLines(t *Tx, old, o *O, now time.Time) []lineRow {
+	h := P(o).Header()
+	if P(old).Header().ID != 0 {
 		t.exec(`
 			UPDATE orders SET
 				order_date = $2,
@@ -143,11 +176,47 @@ func (t *Tx) writeOrder(old, o stockroom.PurchaseOrder, e stockroom.LedgerEntry)
 				remark = $6,
 				modified = CASE WHEN $7 > modified THEN $7 ELSE modified + 1 END
 			WHERE id = $1`,
-			o.ID, micros(o.OrderDate), optMicros(o.ExpectedDate), string(o.Status), o.Reference, o.Remark, micros(e.Time))
+			h.ID, micros(h.OrderDate), optMicros(*h.DueDate), string(h.Status), h.Reference, h.Remark, micros(now))
 	}
-	added := o.Lines[len(old.Lines):]
-	refusal := t.checkOrderLines(added)
-	t.insertOrderLines(o.ID, added)
+	n, lines := len(P(old).OrderLines()), P(o).OrderLines()
+	added := make([]lineRow, 0, len(lines)-n)
+	for i := n; i < len(lines); i++ {
+		added = append(added, k.row(o, i))
+	}
+	t.insertOrderLines(h.ID, added)
+	for i := range n {
+		before, after := k.row(old, i), k.row(o, i)
+		if before.Units != after.Units || before.unitPrice != after.unitPrice {
+			t.exec(`UPDATE order_lines SET units = $3, unit_price = $4 WHERE order_id = $1 AND line_no = $2`,
+				h.ID, after.LineNo, after.Units, after.unitPrice)
+		}
+	}
+	return added
+}
+
+// readBack reads order o back once written, flushing what is queued.
+func (k orderKind[O, P]) readBack(t *Tx, o *O) (O, error) {
+	var back orderRead[O, P]
+	k.read(t, *P(o).Header().No, &back)
+	if err := t.flush(); err != nil {
+		return back.o, err
+	}
+	return back.value(), nil
+}
+
+// purchaseWrite writes a purchase order (writeOrder) under ledger entry e.
+func purchaseWrite(e stockroom.LedgerEntry) orderWrite[stockroom.PurchaseOrder] {
+	return func(t *Tx, old, o *stockroom.PurchaseOrder) (stockroom.PurchaseOrder, error) {
+		return t.writeOrder(*old, *o, e)
+	}
+}
+
+// writeOrder stores purchase order o, locked, as changed from old (the
+// zero order for a new one, whose header is inserted already): its header
+// and lines (writeLines), on_order and the ledger. It returns the order
+// read back once written.
+func (t *Tx) writeOrder(old, o stockroom.PurchaseOrder, e stockroom.LedgerEntry) (stockroom.PurchaseOrder, error) {
+	refusal := t.checkOrderLines(purchaseOrders.writeLines(t, &old, &o, e.Time))
 	var (
 		changes []levelChange
 		heads   []ledgerHead
@@ -157,10 +226,6 @@ func (t *Tx) writeOrder(old, o stockroom.PurchaseOrder, e stockroom.LedgerEntry)
 		var before stockroom.PurchaseLine
 		if i < len(old.Lines) {
 			before = old.Lines[i]
-			if before.Units != l.Units || before.UnitPrice != l.UnitPrice {
-				t.exec(`UPDATE order_lines SET units = $3, unit_price = $4 WHERE order_id = $1 AND line_no = $2`,
-					o.ID, l.LineNo, l.Units, l.UnitPrice)
-			}
 		}
 		change := levelChange{partNo: l.PartNo, wid: l.Warehouse, owner: l.Owner, onOrder: l.Due(o.Status).Sub(before.Due(old.Status))}
 		if typ, units, ok := orderLedger(old, o, before, l, i); ok {
@@ -182,9 +247,8 @@ func (t *Tx) writeOrder(old, o stockroom.PurchaseOrder, e stockroom.LedgerEntry)
 			return stockroom.PurchaseOrder{}, err
 		}
 	}
-	var back orderRead
-	t.readPurchaseOrder(o.PONo, &back)
-	if err := t.flush(); err != nil {
+	back, err := purchaseOrders.readBack(t, &o)
+	if err != nil {
 		return stockroom.PurchaseOrder{}, err
 	}
 	if err := refusal.err(); err != nil {
@@ -198,7 +262,7 @@ func (t *Tx) writeOrder(old, o stockroom.PurchaseOrder, e stockroom.LedgerEntry)
 		t.appendFigures(ids[i], []ledgerFigure{f})
 	}
 	t.addCounts(counts)
-	return back.value(), nil
+	return back, nil
 }
 
 // orderLedger is the ledger's record of line l (number i) of order o, as
@@ -231,7 +295,7 @@ func orderEntry(e stockroom.LedgerEntry, no string, n int64) stockroom.LedgerEnt
 }
 
 // insertOrderLines queues the insertion of new lines of order id.
-func (t *Tx) insertOrderLines(id int64, lines []stockroom.PurchaseLine) {
+func (t *Tx) insertOrderLines(id int64, lines []lineRow) {
 	const cols = 10
 	for start := 0; start < len(lines); start += linesPerStatement {
 		chunk := lines[start:min(start+linesPerStatement, len(lines))]
@@ -239,7 +303,7 @@ func (t *Tx) insertOrderLines(id int64, lines []stockroom.PurchaseLine) {
 		args := make([]any, 0, cols*len(chunk))
 		for i, l := range chunk {
 			rows[i] = "(" + params(len(args)+1, len(args)+cols) + ")"
-			args = append(args, id, l.LineNo, l.PartNo, l.Warehouse, l.Owner, l.Units, 0, 0, 0, l.UnitPrice)
+			args = append(args, id, l.LineNo, l.PartNo, l.Warehouse, l.Owner, l.Units, 0, 0, 0, l.unitPrice)
 		}
 		t.exec(`
 			INSERT INTO order_lines (order_id, line_no, part_no, wid, owner, units, received, in_transit, rejected, unit_price)
@@ -251,7 +315,7 @@ func (t *Tx) insertOrderLines(id int64, lines []stockroom.PurchaseLine) {
 // next flush: a discontinued item, an inactive warehouse, an inactive
 // customer as owner.
 type lineRefusals struct {
-	lines []stockroom.PurchaseLine
+	lines []lineRow
 	found []lineRefusal
 }
 
@@ -262,13 +326,13 @@ type lineRefusal struct {
 }
 
 // checkOrderLines queues the reading of what refuses the new lines.
-func (t *Tx) checkOrderLines(lines []stockroom.PurchaseLine) *lineRefusals {
+func (t *Tx) checkOrderLines(lines []lineRow) *lineRefusals {
 	r := &lineRefusals{lines: lines}
 	if len(lines) == 0 {
 		return r
 	}
 	var a args
-	in := func(ids func(stockroom.PurchaseLine) int64) string {
+	in := func(ids func(lineRow) int64) string {
 		ph := make([]string, len(lines))
 		for i, l := range lines {
 			ph[i] = a.add(ids(l))
@@ -277,11 +341,11 @@ func (t *Tx) checkOrderLines(lines []stockroom.PurchaseLine) *lineRefusals {
 	}
 	query := `
 		SELECT 'item', part_no, short_id FROM items
-		WHERE discontinued AND part_no IN (` + in(func(l stockroom.PurchaseLine) int64 { return l.PartNo }) + `)
+		WHERE discontinued AND part_no IN (` + in(func(l lineRow) int64 { return l.PartNo }) + `)
 		UNION ALL SELECT 'warehouse', wid, '' FROM warehouses
-		WHERE NOT active AND wid IN (` + in(func(l stockroom.PurchaseLine) int64 { return l.Warehouse }) + `)
+		WHERE NOT active AND wid IN (` + in(func(l lineRow) int64 { return l.Warehouse }) + `)
 		UNION ALL SELECT 'owner', id, '' FROM parties
-		WHERE kind = 'customer' AND NOT active AND id IN (` + in(func(l stockroom.PurchaseLine) int64 { return l.Owner }) + `)`
+		WHERE kind = 'customer' AND NOT active AND id IN (` + in(func(l lineRow) int64 { return l.Owner }) + `)`
 	t.query(func(rs rows) error {
 		for rs.Next() {
 			var f lineRefusal

@@ -1,25 +1,36 @@
 package storetest
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/stockroom/stockroom"
 )
 
-// insertShippingOrderForTest stands in for the shipping order documents'
-// create (branch shipdocs) until they land, when CreateShippingOrder
-// replaces it: it inserts an Open shipping order numbered no for the house
-// (party 0) with lines (item, warehouse, owner and units; numbered from 1),
-// by SQL alone.
+// insertShippingOrderForTest places an Open shipping order numbered no to
+// customer SHIPTO with lines (item, warehouse, owner and units; numbered
+// from 1), through CreateShippingOrder.
 func (s *stockDB) insertShippingOrderForTest(no string, lines ...stockroom.OutboundLine) {
 	s.t.Helper()
-	s.insertOrderForTest(stockroom.OrderKindShipping, no, lines...)
+	to, err := s.FindPartyByShortID(ctx, stockroom.Customer, "SHIPTO")
+	if errors.Is(err, stockroom.ErrNotFound) {
+		to = newParty(stockroom.Customer, "SHIPTO", t0)
+		err = s.CreateParty(ctx, nil, &to)
+	}
+	must(s.t, err)
+	o := stockroom.ShippingOrder{SONo: no, CustomerID: to.ID, OrderHead: stockroom.OrderHead{OrderDate: t0}}
+	for _, l := range lines {
+		o.Lines = append(o.Lines, ships(l.PartNo, l.WID, l.Owner, l.Units))
+	}
+	_, err = s.CreateShippingOrder(ctx, nil, o, s.entry())
+	must(s.t, err)
 }
 
-// insertOrderForTest inserts an Open order of a kind as
-// insertShippingOrderForTest does; for a work order, its components as
-// lines (without the product, which allocations do not read).
+// insertOrderForTest inserts an Open order of a kind by SQL alone, for the
+// house (party 0), with lines numbered from 1; for a work order, its
+// components as lines (without the product, which allocations do not
+// read).
 func (s *stockDB) insertOrderForTest(kind stockroom.OrderKind, no string, lines ...stockroom.OutboundLine) {
 	s.t.Helper()
 	key := stockroom.FoldKey(no)

@@ -24,12 +24,12 @@ func (h *harness) openPurchase(t *testing.T) *purchaseDB {
 
 // line is a new order line of units of an item for a warehouse, at a price.
 func line(part, wid int64, units, price stockroom.Units) stockroom.PurchaseLine {
-	return stockroom.PurchaseLine{PartNo: part, Warehouse: wid, Units: units, UnitPrice: price}
+	return stockroom.PurchaseLine{OrderLine: stockroom.OrderLine{PartNo: part, Warehouse: wid, Units: units}, UnitPrice: price}
 }
 
 // place places an order numbered no ("" for the next number).
 func (s *purchaseDB) place(no string, lines ...stockroom.PurchaseLine) (stockroom.PurchaseOrder, error) {
-	o := stockroom.PurchaseOrder{PONo: no, VendorID: s.vendor.ID, OrderDate: t0, Reference: "ref", Lines: lines}
+	o := stockroom.PurchaseOrder{PONo: no, VendorID: s.vendor.ID, OrderHead: stockroom.OrderHead{OrderDate: t0, Reference: "ref"}, Lines: lines}
 	return s.CreatePurchaseOrder(ctx, nil, o, s.entry())
 }
 
@@ -100,7 +100,7 @@ func (h *harness) testPurchaseOrders(t *testing.T) {
 func (h *harness) testPurchasePlace(t *testing.T) {
 	s := h.openPurchase(t)
 	exp := t0.Add(7 * 24 * time.Hour)
-	o := stockroom.PurchaseOrder{VendorID: s.vendor.ID, OrderDate: t0, ExpectedDate: &exp, Reference: "R1", Remark: "rush",
+	o := stockroom.PurchaseOrder{VendorID: s.vendor.ID, OrderHead: stockroom.OrderHead{OrderDate: t0, Reference: "R1", Remark: "rush"}, ExpectedDate: &exp,
 		Lines: []stockroom.PurchaseLine{line(s.a.PartNo, 1, u(10), stockroom.MustParseUnits("0.25")), line(s.b.PartNo, 2, u(3), u(2)),
 			line(s.a.PartNo, 1, stockroom.MustParseUnits("0.5"), u(0))}}
 	got, err := s.CreatePurchaseOrder(ctx, nil, o, s.entry())
@@ -163,9 +163,9 @@ func (h *harness) testPurchaseChange(t *testing.T) {
 	o := s.mustPlace("CH-1", line(s.a.PartNo, 1, u(10), u(1)), line(s.b.PartNo, 1, u(5), u(1)))
 	_, err := s.receiveOn(o, 1, u(4))
 	must(t, err)
-	cut := stockroom.PurchaseOrderChange{Remark: new("changed"), Lines: []stockroom.PurchaseLineChange{
-		{PurchaseLineRequest: stockroom.PurchaseLineRequest{LineNo: 1, Units: new(u(6)), UnitPrice: new(u(3))}},
-		{PurchaseLineRequest: stockroom.PurchaseLineRequest{Units: new(u(2))}, PartNo: s.b.PartNo, Owner: 0},
+	cut := stockroom.PurchaseOrderChange{Remark: new("changed"), Lines: []stockroom.OrderLineChange{
+		{OrderLineRequest: stockroom.OrderLineRequest{LineNo: 1, Units: new(u(6)), UnitPrice: new(u(3))}},
+		{OrderLineRequest: stockroom.OrderLineRequest{Units: new(u(2))}, PartNo: s.b.PartNo, Owner: 0},
 	}}
 	cut.Lines[1].Warehouse = 2
 	got, err := s.change("ch-1", cut.Apply)
@@ -185,8 +185,8 @@ func (h *harness) testPurchaseChange(t *testing.T) {
 		t.Fatalf("ledger %+v", txs)
 	}
 	// A refused change changes nothing; units below what arrived are refused.
-	_, err = s.change("CH-1", stockroom.PurchaseOrderChange{Lines: []stockroom.PurchaseLineChange{
-		{PurchaseLineRequest: stockroom.PurchaseLineRequest{LineNo: 1, Units: new(u(3))}}}}.Apply)
+	_, err = s.change("CH-1", stockroom.PurchaseOrderChange{Lines: []stockroom.OrderLineChange{
+		{OrderLineRequest: stockroom.OrderLineRequest{LineNo: 1, Units: new(u(3))}}}}.Apply)
 	wantCode(t, err, stockroom.ECONFLICT)
 	// No change at all writes nothing.
 	same, err := s.change("CH-1", stockroom.PurchaseOrderChange{Remark: new("changed")}.Apply)
@@ -195,8 +195,8 @@ func (h *harness) testPurchaseChange(t *testing.T) {
 		t.Fatalf("an empty change wrote: %+v", same)
 	}
 	// Cutting every line to what arrived completes the order.
-	done, err := s.change("CH-1", stockroom.PurchaseOrderChange{Lines: []stockroom.PurchaseLineChange{
-		{PurchaseLineRequest: stockroom.PurchaseLineRequest{LineNo: 1, Units: new(u(4))}}}}.Apply)
+	done, err := s.change("CH-1", stockroom.PurchaseOrderChange{Lines: []stockroom.OrderLineChange{
+		{OrderLineRequest: stockroom.OrderLineRequest{LineNo: 1, Units: new(u(4))}}}}.Apply)
 	must(t, err)
 	if done.Status != stockroom.OrderPartial {
 		t.Fatalf("status %s with lines 2 and 3 still due", done.Status)
@@ -226,8 +226,8 @@ func (h *harness) testPurchaseReceive(t *testing.T) {
 	}
 	// A receipt without a price takes the line's, as it is in the
 	// receipt's transaction.
-	_, err = s.change("RC-1", stockroom.PurchaseOrderChange{Lines: []stockroom.PurchaseLineChange{
-		{PurchaseLineRequest: stockroom.PurchaseLineRequest{LineNo: 1, UnitPrice: new(u(2))}}}}.Apply)
+	_, err = s.change("RC-1", stockroom.PurchaseOrderChange{Lines: []stockroom.OrderLineChange{
+		{OrderLineRequest: stockroom.OrderLineRequest{LineNo: 1, UnitPrice: new(u(2))}}}}.Apply)
 	must(t, err)
 	res, err = s.receiveAt(o, 1, u(8), stockroom.Units{}) // 2 more than due: allowed and recorded
 	must(t, err)

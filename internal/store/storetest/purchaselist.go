@@ -20,7 +20,7 @@ func (h *harness) testPurchaseLists(t *testing.T) {
 	must(t, s.CreateParty(ctx, nil, &c))
 	day := 24 * time.Hour
 	place := func(no string, at time.Time, lines ...stockroom.PurchaseLine) {
-		o := stockroom.PurchaseOrder{PONo: no, VendorID: s.vendor.ID, OrderDate: at, Lines: lines}
+		o := stockroom.PurchaseOrder{PONo: no, VendorID: s.vendor.ID, OrderHead: stockroom.OrderHead{OrderDate: at}, Lines: lines}
 		_, err := s.CreatePurchaseOrder(ctx, nil, o, s.entry())
 		must(t, err)
 	}

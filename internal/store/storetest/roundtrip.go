@@ -33,8 +33,8 @@ func (h *harness) testRoundTrips(t *testing.T) {
 	)
 	vendor := newParty(stockroom.Vendor, "V", t0)
 	must(t, s.CreateParty(ctx, nil, &vendor))
-	po, err := s.CreatePurchaseOrder(ctx, nil, stockroom.PurchaseOrder{VendorID: vendor.ID, OrderDate: t0,
-		Lines: []stockroom.PurchaseLine{{PartNo: s.a.PartNo, Warehouse: 1, Units: u(100)}}}, s.entry())
+	po, err := s.CreatePurchaseOrder(ctx, nil, stockroom.PurchaseOrder{VendorID: vendor.ID, OrderHead: stockroom.OrderHead{OrderDate: t0},
+		Lines: []stockroom.PurchaseLine{{OrderLine: stockroom.OrderLine{PartNo: s.a.PartNo, Warehouse: 1, Units: u(100)}}}}, s.entry())
 	must(t, err)
 	for _, op := range []struct {
 		name string

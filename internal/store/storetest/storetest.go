@@ -33,6 +33,7 @@ func Run(t *testing.T, newDSN func(testing.TB) string) {
 	t.Run("Owners", h.testOwners)
 	t.Run("Inventory", h.testInventory)
 	t.Run("PurchaseOrders", h.testPurchaseOrders)
+	t.Run("ShippingOrders", h.testShippingOrders)
 	t.Run("Transits", h.testTransits)
 	t.Run("Allocations", h.testAllocations)
 }

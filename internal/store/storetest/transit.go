@@ -253,7 +253,7 @@ func (s *stockDB) placeOrder() stockroom.Party {
 	s.t.Helper()
 	v := newParty(stockroom.Vendor, "VEND", t0)
 	must(s.t, s.CreateParty(ctx, nil, &v))
-	_, err := s.CreatePurchaseOrder(ctx, nil, stockroom.PurchaseOrder{PONo: "PO-1", VendorID: v.ID, OrderDate: t0, Lines: []stockroom.PurchaseLine{
+	_, err := s.CreatePurchaseOrder(ctx, nil, stockroom.PurchaseOrder{PONo: "PO-1", VendorID: v.ID, OrderHead: stockroom.OrderHead{OrderDate: t0}, Lines: []stockroom.PurchaseLine{
 		line(s.a.PartNo, 2, u(100), stockroom.MustParseUnits("2.5")),
 		line(s.b.PartNo, 2, u(10), u(0)),
 		line(s.a.PartNo, 1, u(5), u(0)),
