@@ -29,6 +29,7 @@ type Store interface {
 	adminStore
 	keyStore
 	transitStore
+	shippingActionStore
 }
 
 // Options configures a Service.
