@@ -113,6 +113,23 @@ func outboundStory(t *testing.T, s *testServer) {
 		!o.Lines[0].UnitsCommitted.IsZero() {
 		t.Fatalf("the order closed: %+v %v", o, err)
 	}
+
+	// Commit and ship in one call, twice under one key: applied once.
+	so2, err := c.CreateShippingOrder(ctx, client.ShippingOrderRequest{CustomerID: &stockroom.OwnerRef{ID: cust.ID},
+		Lines: []client.ShippingLineRequest{{ItemID: "PUMP", Units: new(stockroom.Whole(2)), Warehouse: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kctx := client.WithIdempotencyKey(ctx, "pick-"+so2.SONo)
+	shipped, err := c.CommitAndShip(kctx, so2.SONo)
+	if err != nil || shipped.Status != stockroom.OrderClosed || len(shipped.Lines) != 1 || shipped.Lines[0].UnitsShipped != stockroom.Whole(2) {
+		t.Fatalf("commit and ship: %+v %v", shipped, err)
+	}
+	again, err := c.CommitAndShip(kctx, so2.SONo)
+	if err != nil || *again.Lines[0].TransactionID != *shipped.Lines[0].TransactionID {
+		t.Fatalf("commit and ship again under the key: %+v %v", again, err)
+	}
+	check("committed and shipped", map[string]outWant{"PUMP": {2, 0, 0, 2, append(pump, stockroom.TxOrderRelease, stockroom.TxCommit, stockroom.TxShip)}})
 }
 
 // checkOutLedger holds an item's ledger entries, oldest first, to the types

@@ -67,12 +67,23 @@ func (c *Client) CloseShippingOrder(ctx context.Context, soNo string) (*Allocati
 // nothing: a short line is an *Error with code "conflict" and nothing
 // changes), packs nothing, and ships every committed and packed unit. It
 // returns the ship's answer. Calling it again after a failure between the
-// two steps ships what the first committed.
+// two steps ships what the first committed. Under WithIdempotencyKey(key)
+// the two calls send key+"/commit" and key+"/ship".
 func (c *Client) CommitAndShip(ctx context.Context, soNo string) (*AllocationResult, error) {
-	if _, err := c.CommitShippingOrder(ctx, soNo, CommitRequest{}); err != nil {
+	if _, err := c.CommitShippingOrder(stepKey(ctx, "commit"), soNo, CommitRequest{}); err != nil {
 		return nil, err
 	}
-	return c.ShipWholeOrder(ctx, soNo, "", "")
+	return c.ShipWholeOrder(stepKey(ctx, "ship"), soNo, "", "")
+}
+
+// stepKey is ctx for one step of a call of several requests: the caller's
+// Idempotency-Key, if any, with "/"+step added, so that each request has a
+// key of its own.
+func stepKey(ctx context.Context, step string) context.Context {
+	if key, ok := ctx.Value(idempotencyKeyCtx{}).(string); ok && key != "" {
+		return WithIdempotencyKey(ctx, key+"/"+step)
+	}
+	return ctx
 }
 
 // ShipWholeOrder ships every unit of order soNo that is committed or
