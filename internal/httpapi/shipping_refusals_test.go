@@ -83,15 +83,7 @@ func TestShippingOrderRefusals(t *testing.T) {
 				if tc.tok == "none" {
 					r = a.doBody(t, tc.method, "/api/v1/ShippingOrder"+tc.path, "{}", "Content-Type", "application/json")
 				}
-				v := wantError(t, r, tc.status, tc.code)
-				switch {
-				case tc.code == stockroom.EINVALID:
-					if got := strings.Join(detailFields(v), " "); got != tc.want {
-						t.Errorf("details %q, want %q", got, tc.want)
-					}
-				case !strings.Contains(v["message"].(string), tc.want):
-					t.Errorf("message %q, want it to say %q", v["message"], tc.want)
-				}
+				wantRefusal(t, r, tc.status, tc.code, tc.want)
 			})
 		}
 		t.Run("State", func(t *testing.T) { testShippingState(t, a, tok) })

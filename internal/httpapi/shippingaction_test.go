@@ -75,20 +75,28 @@ func TestShippingActionRefusals(t *testing.T) {
 				if tc.tok == "none" {
 					r = a.doBody(t, "POST", path, "{}", "Content-Type", "application/json")
 				}
-				v := wantError(t, r, tc.status, tc.code)
-				switch {
-				case tc.code == stockroom.EINVALID:
-					if got := strings.Join(detailFields(v), " "); got != tc.want {
-						t.Errorf("details %q, want %q", got, tc.want)
-					}
-				case !strings.Contains(v["message"].(string), tc.want):
-					t.Errorf("message %q, want it to say %q", v["message"], tc.want)
-				}
+				wantRefusal(t, r, tc.status, tc.code, tc.want)
 			})
 		}
 		t.Run("State", func(t *testing.T) { testShippingActionState(t, a, tok, toks["scoped"], lot) })
 		a.auditClean(t)
 	})
+}
+
+// wantRefusal checks that r is the error status and code, and that it
+// says want: for a validation error its detail fields (joined by spaces),
+// else a part of its message.
+func wantRefusal(t *testing.T, r response, status int, code, want string) {
+	t.Helper()
+	v := wantError(t, r, status, code)
+	switch {
+	case code == stockroom.EINVALID:
+		if got := strings.Join(detailFields(v), " "); got != want {
+			t.Errorf("details %q, want %q", got, want)
+		}
+	case !strings.Contains(v["message"].(string), want):
+		t.Errorf("message %q, want it to say %q", v["message"], want)
+	}
 }
 
 // testShippingActionState: lot (8 ITEM-A in warehouse 1) gets 5 committed

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"slices"
 
 	"github.com/stockroom/stockroom"
 )
@@ -36,34 +35,35 @@ type OrderAction[T any] struct {
 
 // CommitShippingOrder allocates lots to lines of a shipping order.
 func (s *Service) CommitShippingOrder(ctx context.Context, p *stockroom.Principal, req Request[OrderAction[stockroom.CommitRequest]]) (stockroom.AllocationResult, error) {
-	return s.shippingAction(ctx, p, req.Unreadable, req.Key, &req.Problems, req.In.No, req.In.Body.Validate,
-		func(no string, e stockroom.LedgerEntry, check checkLines) (stockroom.AllocationResult, error) {
-			return s.db.CommitOrder(ctx, req.Key, stockroom.OrderKindShipping, no, req.In.Body, e, check)
-		})
+	return shippingStep(ctx, s, p, req, Store.CommitOrder)
 }
 
 // UncommitShippingOrder releases committed (not packed) units of lines.
 func (s *Service) UncommitShippingOrder(ctx context.Context, p *stockroom.Principal, req Request[OrderAction[stockroom.UncommitRequest]]) (stockroom.AllocationResult, error) {
-	return s.shippingAction(ctx, p, req.Unreadable, req.Key, &req.Problems, req.In.No, req.In.Body.Validate,
-		func(no string, e stockroom.LedgerEntry, check checkLines) (stockroom.AllocationResult, error) {
-			return s.db.UncommitOrder(ctx, req.Key, stockroom.OrderKindShipping, no, req.In.Body, e, check)
-		})
+	return shippingStep(ctx, s, p, req, Store.UncommitOrder)
 }
 
 // PackShippingOrder turns committed units of lines into packed ones.
 func (s *Service) PackShippingOrder(ctx context.Context, p *stockroom.Principal, req Request[OrderAction[stockroom.PackRequest]]) (stockroom.AllocationResult, error) {
-	return s.shippingAction(ctx, p, req.Unreadable, req.Key, &req.Problems, req.In.No, req.In.Body.Validate,
-		func(no string, e stockroom.LedgerEntry, check checkLines) (stockroom.AllocationResult, error) {
-			return s.db.PackOrder(ctx, req.Key, stockroom.OrderKindShipping, no, req.In.Body, e, check)
-		})
+	return shippingStep(ctx, s, p, req, Store.PackOrder)
 }
 
 // ShipShippingOrder issues lines' packed, then committed, units from their
 // allocated lots (ledger type ship).
 func (s *Service) ShipShippingOrder(ctx context.Context, p *stockroom.Principal, req Request[OrderAction[stockroom.ShipRequest]]) (stockroom.AllocationResult, error) {
-	return s.shippingAction(ctx, p, req.Unreadable, req.Key, &req.Problems, req.In.No, req.In.Body.Validate,
+	return shippingStep(ctx, s, p, req, Store.ShipOrder)
+}
+
+// shippingStep runs an action whose body is a T, validated by its
+// Validate, with the store's method act (a method expression of Store).
+func shippingStep[T any, PT interface {
+	*T
+	Validate(*stockroom.Validation)
+}](ctx context.Context, s *Service, p *stockroom.Principal, req Request[OrderAction[T]],
+	act func(Store, context.Context, *stockroom.IdempotencyKey, stockroom.OrderKind, string, T, stockroom.LedgerEntry, checkLines) (stockroom.AllocationResult, error)) (stockroom.AllocationResult, error) {
+	return s.shippingAction(ctx, p, req.Unreadable, req.Key, &req.Problems, req.In.No, PT(&req.In.Body).Validate,
 		func(no string, e stockroom.LedgerEntry, check checkLines) (stockroom.AllocationResult, error) {
-			return s.db.ShipOrder(ctx, req.Key, stockroom.OrderKindShipping, no, req.In.Body, e, check)
+			return act(s.db, ctx, req.Key, stockroom.OrderKindShipping, no, req.In.Body, e, check)
 		})
 }
 
@@ -101,21 +101,7 @@ func (s *Service) shippingAction(ctx context.Context, p *stockroom.Principal, un
 // order is not found, as if it did not exist; else each must be in its
 // warehouse scope (403) and of its owners (403).
 func outboundScope(p *stockroom.Principal) checkLines {
-	owners := ownersSeen(p)
 	return func(lines []stockroom.OutboundLine) error {
-		if !slices.ContainsFunc(lines, func(l stockroom.OutboundLine) bool {
-			return p.Scope.Contains(l.WID) && (owners == nil || owners.Contains(l.Owner))
-		}) {
-			return stockroom.ErrNotFound
-		}
-		for _, l := range lines {
-			if !p.Scope.Contains(l.WID) {
-				return stockroom.Errorf(stockroom.EFORBIDDEN, stockroom.MsgOutOfScope)
-			}
-			if err := authorizeOwner(p, l.Owner); err != nil {
-				return err
-			}
-		}
-		return nil
+		return linesInScope(p, len(lines), func(i int) (int64, int64) { return lines[i].WID, lines[i].Owner })
 	}
 }
