@@ -52,7 +52,6 @@ func outboundStory(t *testing.T, s *testServer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rcv := []stockroom.TxType{stockroom.TxReceive}
 	check := func(step string, wants map[string]outWant) {
 		t.Helper()
 		for item, w := range wants {
@@ -67,31 +66,43 @@ func outboundStory(t *testing.T, s *testServer) {
 			t.Fatalf("%s: audit %v %v", step, found, err)
 		}
 	}
+	pump := pickPackShip(t, c, so.SONo, first.RecNo, check)
+	commitAndShipOnce(t, c, cust.ID, check, append(pump, stockroom.TxOrderRelease))
+}
 
-	_, err = c.CommitShippingOrder(ctx, so.SONo, client.CommitRequest{})
+// outCheck holds levels and ledgers to what is wanted after a step.
+type outCheck func(step string, wants map[string]outWant)
+
+// pickPackShip takes order soNo (8 PUMP, 5 HOSE, 3 SEAL; the oldest PUMP lot
+// firstLot) through a refused commit, a partial one, a pack, a ship and a
+// close, and returns PUMP's ledger types before the close's entry.
+func pickPackShip(t *testing.T, c *client.Client, soNo string, firstLot int64, check outCheck) []stockroom.TxType {
+	ctx := context.Background()
+	rcv := []stockroom.TxType{stockroom.TxReceive}
+	_, err := c.CommitShippingOrder(ctx, soNo, client.CommitRequest{})
 	if !isCode(err, stockroom.ECONFLICT) || !strings.Contains(err.Error(), "commit line 3: 3 units wanted, 2 available") {
 		t.Fatalf("commit with line 3 short: %v", err)
 	}
 	check("refused", map[string]outWant{"PUMP": {10, 0, 0, 10, append(rcv, rcv...)}, "SEAL": {2, 0, 0, 2, rcv}})
 
-	res, err := c.CommitShippingOrder(ctx, so.SONo, client.CommitRequest{AllowPartial: true})
+	res, err := c.CommitShippingOrder(ctx, soNo, client.CommitRequest{AllowPartial: true})
 	if err != nil || len(res.Lines) != 3 || res.Lines[0].Units != stockroom.Whole(8) || len(res.Lines[0].Lots) != 2 ||
 		res.Lines[2].Units != stockroom.Whole(2) || res.Lines[2].Short != stockroom.Whole(1) || !res.Lines[1].Short.IsZero() {
 		t.Fatalf("commit allowing partial: %+v %v", res, err)
 	}
-	pump := append(append(rcv, rcv...), stockroom.TxCommit)
+	pump := []stockroom.TxType{stockroom.TxReceive, stockroom.TxReceive, stockroom.TxCommit}
 	check("committed", map[string]outWant{"PUMP": {10, 8, 0, 2, pump}, "HOSE": {5, 5, 0, 0, append(rcv, stockroom.TxCommit)},
 		"SEAL": {2, 2, 0, 0, append(rcv, stockroom.TxCommit)}})
 
-	if _, err := c.PackShippingOrder(ctx, so.SONo, client.PackRequest{Lines: []client.AllocLine{{Line: 1, Units: new(stockroom.Whole(5))}}}); err != nil {
+	if _, err := c.PackShippingOrder(ctx, soNo, client.PackRequest{Lines: []client.AllocLine{{Line: 1, Units: new(stockroom.Whole(5))}}}); err != nil {
 		t.Fatal(err)
 	}
 	pump = append(pump, stockroom.TxPack)
 	check("packed", map[string]outWant{"PUMP": {10, 3, 5, 2, pump}})
 
-	res, err = c.ShipShippingOrder(ctx, so.SONo, client.ShipRequest{Lines: []client.AllocLine{{Line: 1, Units: new(stockroom.Whole(6))}, {Line: 2}}, Remark: "dock 3"})
+	res, err = c.ShipShippingOrder(ctx, soNo, client.ShipRequest{Lines: []client.AllocLine{{Line: 1, Units: new(stockroom.Whole(6))}, {Line: 2}}, Remark: "dock 3"})
 	if err != nil || res.Status != stockroom.OrderPartial || len(res.Lines) != 2 || res.Lines[0].UnitsShipped != stockroom.Whole(6) ||
-		res.Lines[0].Lots[0].RecNo != first.RecNo || res.Lines[0].Lots[0].Remaining == nil || !res.Lines[0].Lots[0].Remaining.IsZero() {
+		res.Lines[0].Lots[0].RecNo != firstLot || res.Lines[0].Lots[0].Remaining == nil || !res.Lines[0].Lots[0].Remaining.IsZero() {
 		t.Fatalf("ship: %+v %v", res, err)
 	}
 	pump = append(pump, stockroom.TxShip)
@@ -99,23 +110,29 @@ func outboundStory(t *testing.T, s *testServer) {
 	if _, err := c.Issue(ctx, client.IssueRequest{ItemID: "PUMP", Units: stockroom.Whole(3), WID: 1, ReasonCode: 20}); !isCode(err, stockroom.ECONFLICT) {
 		t.Fatalf("an issue of 3 with 2 unallocated: %v", err)
 	}
-	if _, err := c.CancelShippingOrder(ctx, so.SONo); !isCode(err, stockroom.ECONFLICT) {
+	if _, err := c.CancelShippingOrder(ctx, soNo); !isCode(err, stockroom.ECONFLICT) {
 		t.Fatalf("cancel after a ship: %v", err)
 	}
 
-	res, err = c.CloseShippingOrder(ctx, so.SONo)
+	res, err = c.CloseShippingOrder(ctx, soNo)
 	if err != nil || res.Status != stockroom.OrderClosed || len(res.Lines) != 2 {
 		t.Fatalf("close: %+v %v", res, err)
 	}
 	check("closed", map[string]outWant{"PUMP": {4, 0, 0, 4, append(pump, stockroom.TxOrderRelease)},
 		"SEAL": {2, 0, 0, 2, append(rcv, stockroom.TxCommit, stockroom.TxOrderRelease)}})
-	if o, err := c.GetShippingOrder(ctx, so.SONo); err != nil || o.Status != stockroom.OrderClosed || o.Lines[0].UnitsShipped != stockroom.Whole(6) ||
+	if o, err := c.GetShippingOrder(ctx, soNo); err != nil || o.Status != stockroom.OrderClosed || o.Lines[0].UnitsShipped != stockroom.Whole(6) ||
 		!o.Lines[0].UnitsCommitted.IsZero() {
 		t.Fatalf("the order closed: %+v %v", o, err)
 	}
+	return pump
+}
 
-	// Commit and ship in one call, twice under one key: applied once.
-	so2, err := c.CreateShippingOrder(ctx, client.ShippingOrderRequest{CustomerID: &stockroom.OwnerRef{ID: cust.ID},
+// commitAndShipOnce places an order of 2 PUMP to customer and commits and
+// ships it in one call, twice under one key: applied once. pump is PUMP's
+// ledger types so far.
+func commitAndShipOnce(t *testing.T, c *client.Client, customer int64, check outCheck, pump []stockroom.TxType) {
+	ctx := context.Background()
+	so2, err := c.CreateShippingOrder(ctx, client.ShippingOrderRequest{CustomerID: &stockroom.OwnerRef{ID: customer},
 		Lines: []client.ShippingLineRequest{{ItemID: "PUMP", Units: new(stockroom.Whole(2)), Warehouse: 1}}})
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +146,7 @@ func outboundStory(t *testing.T, s *testServer) {
 	if err != nil || *again.Lines[0].TransactionID != *shipped.Lines[0].TransactionID {
 		t.Fatalf("commit and ship again under the key: %+v %v", again, err)
 	}
-	check("committed and shipped", map[string]outWant{"PUMP": {2, 0, 0, 2, append(pump, stockroom.TxOrderRelease, stockroom.TxCommit, stockroom.TxShip)}})
+	check("committed and shipped", map[string]outWant{"PUMP": {2, 0, 0, 2, append(pump, stockroom.TxCommit, stockroom.TxShip)}})
 }
 
 // checkOutLedger holds an item's ledger entries, oldest first, to the types
