@@ -36,7 +36,6 @@ func Run(t *testing.T, newDSN func(testing.TB) string) {
 	t.Run("ShippingOrders", h.testShippingOrders)
 	t.Run("Transits", h.testTransits)
 	t.Run("Allocations", h.testAllocations)
-	t.Run("WorkOrders", h.testWorkOrders)
 }
 
 type harness struct {
