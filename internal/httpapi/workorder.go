@@ -61,14 +61,8 @@ func (s *Server) handleWorkCreate(work service.WorkOrders) handlerFunc {
 func workAction[T, R any](s *Server, typ stockroom.TxType, read func(object, *stockroom.Validation) T,
 	act func(context.Context, *stockroom.Principal, service.Request[service.WorkAction[T]]) (R, error)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		var (
-			o   = object{}
-			err error
-			v   stockroom.Validation
-		)
-		if r.ContentLength != 0 {
-			o, err = decodeObject(r)
-		}
+		var v stockroom.Validation
+		o, err := optionalBody(r)
 		in := service.WorkAction[T]{No: r.PathValue("woNo"), Body: read(o, &v)}
 		req := newRequest(r, in, v, err, http.StatusOK, nil)
 		res, err := act(r.Context(), principalFrom(r.Context()), req)
@@ -106,4 +100,13 @@ func workEnd(work service.WorkOrders, cancel bool) func(context.Context, *stockr
 	return func(ctx context.Context, p *stockroom.Principal, req service.Request[service.WorkAction[struct{}]]) (stockroom.AllocationResult, error) {
 		return work.End(ctx, p, cancel, req)
 	}
+}
+
+// optionalBody reads a body that may be empty: an empty one is an empty
+// object.
+func optionalBody(r *http.Request) (object, error) {
+	if r.ContentLength == 0 {
+		return object{}, nil
+	}
+	return decodeObject(r)
 }

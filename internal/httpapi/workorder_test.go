@@ -22,12 +22,7 @@ func work(no string, wid int64, units, perUnit any) map[string]any {
 // shippingRefusals. Order WO-1 (3 of ITEM-B from 2 ITEM-A each) is in
 // warehouse 1, of the house; TWO in warehouse 2, of customer 8; FINE needs
 // a millionth of ITEM-A per product.
-var workRefusals = []struct {
-	name, tok, method, path string
-	body                    any
-	status                  int
-	code, want              string
-}{
+var workRefusals = []tableRefusal{
 	{"NoToken", "none", "GET", "", nil, 401, stockroom.EUNAUTHORIZED, "token"},
 	{"NoTokenToComplete", "none", "POST", "/WO-1/Complete", nil, 401, stockroom.EUNAUTHORIZED, "token"},
 	{"ReadOnlyPlaces", "readOnly", "POST", "", work("", 1, 1, 1), 403, stockroom.EFORBIDDEN, stockroom.MsgReadOnly},
@@ -95,23 +90,7 @@ func TestWorkOrderRefusals(t *testing.T) {
 		a.mustSend(t, "POST", "/api/v1/WorkOrder", tok, work("FINE", 1, 2, 0.000001), 201)
 		toks := shippingClients(t, a)
 		toks["admin"], toks["writer"], toks["shipper"] = tok, a.clientToken(t, false, 303), a.clientToken(t, false, 11, 302)
-		for _, tc := range workRefusals {
-			t.Run(tc.name, func(t *testing.T) {
-				r := a.send(t, tc.method, "/api/v1/WorkOrder"+tc.path, toks[tc.tok], tc.body)
-				if tc.tok == "none" {
-					r = a.doBody(t, tc.method, "/api/v1/WorkOrder"+tc.path, "{}", "Content-Type", "application/json")
-				}
-				v := wantError(t, r, tc.status, tc.code)
-				switch {
-				case tc.code == stockroom.EINVALID:
-					if got := strings.Join(detailFields(v), " "); got != tc.want {
-						t.Errorf("details %q, want %q", got, tc.want)
-					}
-				case !strings.Contains(v["message"].(string), tc.want):
-					t.Errorf("message %q, want it to say %q", v["message"], tc.want)
-				}
-			})
-		}
+		runRefusalTable(t, a, "/api/v1/WorkOrder", toks, workRefusals)
 		t.Run("State", func(t *testing.T) { testWorkState(t, a, tok) })
 		a.auditClean(t)
 	})
@@ -154,5 +133,36 @@ func testWorkState(t *testing.T, a *api, tok string) {
 	list := decode[struct{ Value []stockroom.WorkOrder }](t, a.mustSend(t, "GET", "/api/v1/WorkOrder/All?status=closed&itemID=item-a", tok, nil, 200))
 	if len(list.Value) != 1 || list.Value[0].WONo != "WO-1" || list.Value[0].UnitsCompleted != stockroom.Whole(1) {
 		t.Errorf("closed orders %+v", list)
+	}
+}
+
+// tableRefusal is a request to base+path by the client tok ("none": no token)
+// and the error it gets: for a validation error want is its detail
+// fields, else a part of its message.
+type tableRefusal = struct {
+	name, tok, method, path string
+	body                    any
+	status                  int
+	code, want              string
+}
+
+// runRefusalTable sends each refusal as a subtest of its own.
+func runRefusalTable(t *testing.T, a *api, base string, toks map[string]string, cases []tableRefusal) {
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := a.send(t, tc.method, base+tc.path, toks[tc.tok], tc.body)
+			if tc.tok == "none" {
+				r = a.doBody(t, tc.method, base+tc.path, "{}", "Content-Type", "application/json")
+			}
+			v := wantError(t, r, tc.status, tc.code)
+			switch {
+			case tc.code == stockroom.EINVALID:
+				if got := strings.Join(detailFields(v), " "); got != tc.want {
+					t.Errorf("details %q, want %q", got, tc.want)
+				}
+			case !strings.Contains(v["message"].(string), tc.want):
+				t.Errorf("message %q, want it to say %q", v["message"], tc.want)
+			}
+		})
 	}
 }
