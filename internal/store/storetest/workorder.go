@@ -2,6 +2,8 @@ package storetest
 
 import (
 	"errors"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +19,7 @@ func (h *harness) testWorkOrders(t *testing.T) {
 	t.Run("ShortRefusesAndChangesNothing", h.testWorkOrderShort)
 	t.Run("CancelReleases", h.testWorkOrderCancel)
 	t.Run("ConcurrentCompletes", h.testWorkOrderConcurrency)
+	t.Run("AuditFindsDamage", h.testWorkOrderAudit)
 }
 
 // priced receives a lot of units of part at warehouse 1 at price.
@@ -228,4 +231,25 @@ func (h *harness) testWorkOrderConcurrency(t *testing.T) {
 		t.Fatalf("%d completed, level %+v", done, lv)
 	}
 	s.audit()
+}
+
+// testWorkOrderAudit: the audit holds components' consumption and the
+// orders' completed units to their assemble entries.
+func (h *harness) testWorkOrderAudit(t *testing.T) {
+	s := h.openStock(t)
+	s.priced(s.a.PartNo, u(10), "1")
+	s.placeWorkOrder("WO-1", u(4), comp(s.a.PartNo, u(2)))
+	must(t, firstErr(s.complete("WO-1", u(1))))
+	s.audit()
+	for _, tc := range []struct{ damage, want string }{
+		{"UPDATE work_orders SET completed = completed + 1000000", "Work order WO-1: completed 2, its products' assemble entries add up to 1"},
+		{"UPDATE order_lines SET shipped = shipped + 1000000", "shipped 3, its ship entries add up to 2"},
+	} {
+		must(t, s.ExecForTest(ctx, tc.damage))
+		found, err := s.Audit(ctx)
+		must(t, err)
+		if !slices.ContainsFunc(found, func(d stockroom.Discrepancy) bool { return d.What == tc.want || strings.HasSuffix(d.What, tc.want) }) {
+			t.Errorf("after %q the audit found %+v, want %q", tc.damage, found, tc.want)
+		}
+	}
 }
