@@ -208,19 +208,21 @@ func (k orderKind[O, P]) find(ctx context.Context, db *DB, query, no string, mor
 // orderSort lets order lists sort by the fields of an order of a kind.
 // Orders without a date due sort after every date, on both engines.
 func orderSort(kind stockroom.OrderKind) sortSpec {
+	fields := map[string]string{
+		strings.ToLower(kind.NoField()):  "o.order_no_key",
+		"orderdate":                      "o.order_date",
+		strings.ToLower(kind.DueField()): "COALESCE(o.due_date, 9223372036854775807)",
+		"status":                         "o.status",
+		"reference":                      "o.reference",
+		"remark":                         "o.remark",
+		"created":                        "o.created",
+		"modified":                       "o.modified",
+	}
+	if party := kind.Party(); party != "" { // a work order has none
+		fields[string(party)], fields[strings.ToLower(party.IDField())] = "p.name", "o.party"
+	}
 	return sortSpec{
-		fields: map[string]string{
-			strings.ToLower(kind.NoField()):         "o.order_no_key",
-			string(kind.Party()):                    "p.name",
-			strings.ToLower(kind.Party().IDField()): "o.party",
-			"orderdate":                             "o.order_date",
-			strings.ToLower(kind.DueField()):        "COALESCE(o.due_date, 9223372036854775807)",
-			"status":                                "o.status",
-			"reference":                             "o.reference",
-			"remark":                                "o.remark",
-			"created":                               "o.created",
-			"modified":                              "o.modified",
-		},
+		fields:   fields,
 		defField: "orderdate",
 		key:      "o.id",
 		unique:   []string{"o.order_no_key"},
