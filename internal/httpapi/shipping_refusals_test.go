@@ -77,23 +77,7 @@ func TestShippingOrderRefusals(t *testing.T) {
 		a.mustSend(t, "POST", "/api/v1/ShippingOrder", tok, shipment("TWO", 8, 2), 201)
 		toks := shippingClients(t, a)
 		toks["admin"] = tok
-		for _, tc := range shippingRefusals {
-			t.Run(tc.name, func(t *testing.T) {
-				r := a.send(t, tc.method, "/api/v1/ShippingOrder"+tc.path, toks[tc.tok], tc.body)
-				if tc.tok == "none" {
-					r = a.doBody(t, tc.method, "/api/v1/ShippingOrder"+tc.path, "{}", "Content-Type", "application/json")
-				}
-				v := wantError(t, r, tc.status, tc.code)
-				switch {
-				case tc.code == stockroom.EINVALID:
-					if got := strings.Join(detailFields(v), " "); got != tc.want {
-						t.Errorf("details %q, want %q", got, tc.want)
-					}
-				case !strings.Contains(v["message"].(string), tc.want):
-					t.Errorf("message %q, want it to say %q", v["message"], tc.want)
-				}
-			})
-		}
+		runRefusalTable(t, a, "/api/v1/ShippingOrder", toks, shippingRefusals)
 		t.Run("State", func(t *testing.T) { testShippingState(t, a, tok) })
 		a.auditClean(t)
 	})

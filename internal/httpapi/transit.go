@@ -86,14 +86,8 @@ func (s *Server) handleTransitGet(w http.ResponseWriter, r *http.Request) error 
 // handleTransitReceive serves POST /Transit/{id}/Receive. An empty body
 // receives everything still due.
 func (s *Server) handleTransitReceive(w http.ResponseWriter, r *http.Request) error {
-	var (
-		o   = object{}
-		err error
-		v   stockroom.Validation
-	)
-	if r.ContentLength != 0 {
-		o, err = decodeObject(r)
-	}
+	var v stockroom.Validation
+	o, err := optionalBody(r)
 	in := service.TransitReceiveInput{}
 	in.Spot = o.str(&v, "spot")
 	o.each(&v, "lines", func(el object, ev *stockroom.Validation) {

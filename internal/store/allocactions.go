@@ -18,8 +18,10 @@ import (
 // it has (to commit, committed, committed or packed). A refused action
 // changes nothing.
 
-// CheckLines judges the lines an action touches before it changes them.
-type CheckLines func([]stockroom.OutboundLine) error
+// CheckLines judges the lines an action touches before it changes them. An
+// alias, so that the service declares the same signatures without
+// importing the store.
+type CheckLines = func([]stockroom.OutboundLine) error
 
 // CommitOrder allocates lots to lines of order no of a kind: for each line
 // named (every line when none is), its units or what it has uncommitted,
