@@ -25,6 +25,9 @@ func (k OrderKind) CheckOpen(no string, s OrderStatus, what string) error {
 func (k OrderKind) CheckCancel(no string, lines []OutboundLine) error {
 	for _, l := range lines {
 		if l.Shipped.Sign() > 0 {
+			if k == OrderKindWork {
+				return Errorf(ECONFLICT, "%s %s has completed units; it can be closed, not canceled.", k.Noun(), no)
+			}
 			return Errorf(ECONFLICT, "%s %s has shipped units; it can be closed, not canceled.", k.Noun(), no)
 		}
 	}

@@ -103,12 +103,20 @@ const (
 	TxPack         TxType = "pack"
 	TxShip         TxType = "ship"
 	TxOrderRelease TxType = "order-release"
+
+	// TxAssemble records a work order's completion (contract §11): one
+	// entry per component line, issuing its consumed units from their lots
+	// (lot lines, inStock down; committed down by what was allocated), with
+	// the order's number and line in its details, and one entry receiving
+	// the products as a new lot (the order's number in its details, no
+	// line).
+	TxAssemble TxType = "assemble"
 )
 
 // TxTypes lists every transaction type, in the order documentation uses.
 var TxTypes = []TxType{TxReceive, TxIssue, TxMove, TxHold, TxRelease, TxOrder, TxOrderClose, TxOrderCancel,
 	TxTransfer, TxASN, TxTransitReceive, TxTransitReject, TxTransitCancel,
-	TxCommit, TxUncommit, TxPack, TxShip, TxOrderRelease}
+	TxCommit, TxUncommit, TxPack, TxShip, TxOrderRelease, TxAssemble}
 
 // ParseTxType reads a transaction type in any letter case.
 func ParseTxType(s string) (TxType, bool) {

@@ -58,17 +58,7 @@ type OrderForm struct {
 // reporting every failing field at once; lines' fields are named
 // "lines[i].units" and so on. It trims the number and the lines' ItemIDs.
 func (f OrderForm) validate(v *Validation, create bool) {
-	*f.No = strings.TrimSpace(*f.No)
-	no := f.Kind.NoField()
-	switch {
-	case v.Has(no):
-	case *f.No == "" && !create:
-		v.Add(no, "is required")
-	case strings.EqualFold(*f.No, "All"):
-		v.Add(no, "is reserved: GET /"+f.Kind.Path()+"/All lists every order")
-	default:
-		checkText(v, no, f.No, MaxOrderNoLen)
-	}
+	validateOrderNo(v, f.Kind, f.No, create)
 	party := f.Kind.Party()
 	if create && *f.Party == nil && !v.Has(party.IDField()) {
 		v.Add(party.IDField(), "is required: a "+party.IDField()+" or "+string(party)+" ShortID (see GET /"+party.Path()+")")
@@ -79,6 +69,22 @@ func (f OrderForm) validate(v *Validation, create bool) {
 	named := map[int64]bool{}
 	for i := range *f.Lines {
 		(*f.Lines)[i].validate(v, LineField(i), create, named)
+	}
+}
+
+// validateOrderNo checks and trims an order's number of a kind: optional
+// when placing one (create), not "All".
+func validateOrderNo(v *Validation, kind OrderKind, no *string, create bool) {
+	*no = strings.TrimSpace(*no)
+	field := kind.NoField()
+	switch {
+	case v.Has(field):
+	case *no == "" && !create:
+		v.Add(field, "is required")
+	case strings.EqualFold(*no, "All"):
+		v.Add(field, "is reserved: GET /"+kind.Path()+"/All lists every order")
+	default:
+		checkText(v, field, no, MaxOrderNoLen)
 	}
 }
 

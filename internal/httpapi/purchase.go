@@ -143,12 +143,12 @@ func handleOrderList[O any](list func(context.Context, *stockroom.Principal, boo
 
 // parseStatus reads an order status in any letter case.
 func parseStatus(v *stockroom.Validation, s string) stockroom.OrderStatus {
-	for _, st := range []stockroom.OrderStatus{stockroom.OrderOpen, stockroom.OrderPartial, stockroom.OrderClosed, stockroom.OrderCanceled} {
+	for _, st := range []stockroom.OrderStatus{stockroom.OrderOpen, stockroom.OrderPartial, stockroom.OrderInProgress, stockroom.OrderClosed, stockroom.OrderCanceled} {
 		if strings.EqualFold(strings.TrimSpace(s), string(st)) {
 			return st
 		}
 	}
-	v.Add("status", "must be one of Open, Partial, Closed, Canceled")
+	v.Add("status", "must be one of Open, Partial, In Progress, Closed, Canceled")
 	return ""
 }
 

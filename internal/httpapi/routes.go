@@ -98,7 +98,7 @@ func (s *Server) routes() []route {
 // orderRoutes are the routes of orders and transits.
 func (s *Server) orderRoutes() []route {
 	purchase, shipping := s.svc.PurchaseOrders(), s.svc.ShippingOrders()
-	return []route{
+	return append([]route{
 		{pattern: "GET /api/v1/PurchaseOrder", handle: handleOrderList(purchase.List, false)},
 		{pattern: "GET /api/v1/PurchaseOrder/All", handle: handleOrderList(purchase.List, true)},
 		{pattern: "GET /api/v1/PurchaseOrder/{poNo}", handle: handleOrderGet(stockroom.OrderKindPurchase, purchase.Get)},
@@ -118,7 +118,7 @@ func (s *Server) orderRoutes() []route {
 		{pattern: "GET /api/v1/ShippingOrder/{soNo}", handle: handleOrderGet(stockroom.OrderKindShipping, shipping.Get)},
 		{pattern: "POST /api/v1/ShippingOrder", handle: handleOrderCreate(s, shipping.Create)},
 		{pattern: "PUT /api/v1/ShippingOrder", handle: handleOrderUpdate(shipping.Update)},
-	}
+	}, s.workOrderRoutes()...)
 }
 
 // endpoint wraps a route's handler with what comes before it: the

@@ -77,15 +77,7 @@ func TestShippingOrderRefusals(t *testing.T) {
 		a.mustSend(t, "POST", "/api/v1/ShippingOrder", tok, shipment("TWO", 8, 2), 201)
 		toks := shippingClients(t, a)
 		toks["admin"] = tok
-		for _, tc := range shippingRefusals {
-			t.Run(tc.name, func(t *testing.T) {
-				r := a.send(t, tc.method, "/api/v1/ShippingOrder"+tc.path, toks[tc.tok], tc.body)
-				if tc.tok == "none" {
-					r = a.doBody(t, tc.method, "/api/v1/ShippingOrder"+tc.path, "{}", "Content-Type", "application/json")
-				}
-				wantRefusal(t, r, tc.status, tc.code, tc.want)
-			})
-		}
+		runRefusalTable(t, a, "/api/v1/ShippingOrder", toks, shippingRefusals)
 		t.Run("State", func(t *testing.T) { testShippingState(t, a, tok) })
 		a.auditClean(t)
 	})

@@ -34,7 +34,7 @@ func shippingAction[T any](s *Server, typ stockroom.TxType, read func(object, *s
 	act func(context.Context, *stockroom.Principal, service.Request[service.OrderAction[T]]) (stockroom.AllocationResult, error)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var v stockroom.Validation
-		o, err := decodeOptionalObject(r)
+		o, err := optionalBody(r)
 		in := service.OrderAction[T]{No: r.PathValue("soNo"), Body: read(o, &v)}
 		req := newRequest(r, in, v, err, http.StatusOK, nil)
 		res, err := act(r.Context(), principalFrom(r.Context()), req)
@@ -45,15 +45,6 @@ func shippingAction[T any](s *Server, typ stockroom.TxType, read func(object, *s
 		s.respond(w, r, req.Key, http.StatusOK, res, nil)
 		return nil
 	}
-}
-
-// decodeOptionalObject reads a body that may be empty (no body at all: an
-// empty object, every field absent).
-func decodeOptionalObject(r *http.Request) (object, error) {
-	if r.ContentLength == 0 {
-		return object{}, nil
-	}
-	return decodeObject(r)
 }
 
 // allocLines reads an action's lines: line, units (optional), and, when

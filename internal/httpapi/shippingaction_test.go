@@ -7,49 +7,43 @@ import (
 	"github.com/stockroom/stockroom"
 )
 
-// shippingActionRefusals are requests to /api/v1/ShippingOrder+path
-// (POST) by the client tok (shippingClients; "none": no token) and the
+// shippingActionRefusals are POSTs to /api/v1/ShippingOrder+path by the client tok (shippingClients; "none": no token) and the
 // error each gets: for a validation error want is its detail fields, else a
 // part of its message. SO-1 has lines of 5 ITEM-A in warehouses 1 (line 1)
 // and 2, TWO one in 2, MIXED one of owner 7 and one of the house in 1,
 // SHORT 50 in 1, ENDED is closed; warehouse 1 holds 8 ITEM-A, 2 holds 10.
-var shippingActionRefusals = []struct {
-	name, tok, path string
-	body            any
-	status          int
-	code, want      string
-}{
-	{"NoToken", "none", "/SO-1/Commit", nil, 401, stockroom.EUNAUTHORIZED, "token"},
-	{"ReadOnly", "readOnly", "/SO-1/Commit", nil, 403, stockroom.EFORBIDDEN, stockroom.MsgReadOnly},
-	{"Reader", "reader", "/SO-1/Ship", `not json`, 403, stockroom.EFORBIDDEN, stockroom.MsgNoPermission},
-	{"Purchaser", "purchase", "/SO-1/Pack", `{}`, 403, stockroom.EFORBIDDEN, stockroom.MsgNoPermission},
-	{"PurchaserCloses", "purchase", "/SO-1/Close", nil, 403, stockroom.EFORBIDDEN, stockroom.MsgNoPermission},
-	{"NotJSON", "admin", "/SO-1/Commit", `{"lines":`, 400, stockroom.EBADREQUEST, "JSON"},
-	{"NotAnObject", "admin", "/SO-1/Ship", `[1]`, 400, stockroom.EBADREQUEST, "JSON"},
-	{"PackNoLines", "admin", "/SO-1/Pack", `{}`, 400, stockroom.EINVALID, "lines"},
-	{"PackNoUnits", "admin", "/SO-1/Pack", `{"lines":[{"line":1},{"line":2,"units":-1}]}`, 400, stockroom.EINVALID, "lines[0].units lines[1].units"},
-	{"BadCommit", "admin", "/SO-1/Commit", `{"lines":[{"units":0,"recno":-1},7],"allowPartial":"yes"}`, 400, stockroom.EINVALID,
+var shippingActionRefusals = []tableRefusal{
+	{"NoToken", "none", "POST", "/SO-1/Commit", nil, 401, stockroom.EUNAUTHORIZED, "token"},
+	{"ReadOnly", "readOnly", "POST", "/SO-1/Commit", nil, 403, stockroom.EFORBIDDEN, stockroom.MsgReadOnly},
+	{"Reader", "reader", "POST", "/SO-1/Ship", `not json`, 403, stockroom.EFORBIDDEN, stockroom.MsgNoPermission},
+	{"Purchaser", "purchase", "POST", "/SO-1/Pack", `{}`, 403, stockroom.EFORBIDDEN, stockroom.MsgNoPermission},
+	{"PurchaserCloses", "purchase", "POST", "/SO-1/Close", nil, 403, stockroom.EFORBIDDEN, stockroom.MsgNoPermission},
+	{"NotJSON", "admin", "POST", "/SO-1/Commit", `{"lines":`, 400, stockroom.EBADREQUEST, "JSON"},
+	{"NotAnObject", "admin", "POST", "/SO-1/Ship", `[1]`, 400, stockroom.EBADREQUEST, "JSON"},
+	{"PackNoLines", "admin", "POST", "/SO-1/Pack", `{}`, 400, stockroom.EINVALID, "lines"},
+	{"PackNoUnits", "admin", "POST", "/SO-1/Pack", `{"lines":[{"line":1},{"line":2,"units":-1}]}`, 400, stockroom.EINVALID, "lines[0].units lines[1].units"},
+	{"BadCommit", "admin", "POST", "/SO-1/Commit", `{"lines":[{"units":0,"recno":-1},7],"allowPartial":"yes"}`, 400, stockroom.EINVALID,
 		"allowPartial lines[0].line lines[0].recno lines[0].units lines[1] lines[1].line"},
-	{"ShipWrongTypes", "admin", "/SO-1/Ship", `{"reference":1,"remark":2,"lines":[{"line":"1","units":"2"}]}`, 400, stockroom.EINVALID,
+	{"ShipWrongTypes", "admin", "POST", "/SO-1/Ship", `{"reference":1,"remark":2,"lines":[{"line":"1","units":"2"}]}`, 400, stockroom.EINVALID,
 		"lines[0].line lines[0].units reference remark"},
-	{"UncommitTooManyDigits", "admin", "/SO-1/Uncommit", `{"lines":[{"line":1,"units":0.0000001}]}`, 400, stockroom.EINVALID, "lines[0].units"},
-	{"NoSuchOrder", "admin", "/NOPE/Commit", nil, 404, stockroom.ENOTFOUND, `No shipping order "NOPE".`},
-	{"CloseNoSuchOrder", "admin", "/NOPE/Close", nil, 404, stockroom.ENOTFOUND, `No shipping order "NOPE".`},
-	{"NoSuchLine", "admin", "/so-1/Commit", `{"lines":[{"line":9}]}`, 400, stockroom.EINVALID, "lines[0].line"},
-	{"LineTwice", "admin", "/SO-1/Uncommit", `{"lines":[{"line":1},{"line":1}]}`, 400, stockroom.EINVALID, "lines[1].line"},
-	{"OutOfScope", "scoped", "/SO-1/Commit", nil, 403, stockroom.EFORBIDDEN, stockroom.MsgOutOfScope},
-	{"LineOutOfScope", "scoped", "/SO-1/Ship", `{"lines":[{"line":1},{"line":2}]}`, 403, stockroom.EFORBIDDEN, stockroom.MsgOutOfScope},
-	{"CancelOutOfScope", "scoped", "/SO-1/Cancel", nil, 403, stockroom.EFORBIDDEN, stockroom.MsgOutOfScope},
-	{"UnseenByScope", "scoped", "/TWO/Close", nil, 404, stockroom.ENOTFOUND, `No shipping order "TWO".`},
-	{"UnseenByOwner", "limited", "/SO-1/Ship", nil, 404, stockroom.ENOTFOUND, `No shipping order "SO-1".`},
-	{"OtherOwnersLine", "limited", "/MIXED/Cancel", nil, 403, stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope},
-	{"Ended", "admin", "/ended/Commit", nil, 409, stockroom.ECONFLICT, "Shipping order ENDED is Closed; only an open order can be committed."},
-	{"EndedClose", "admin", "/ENDED/Close", nil, 409, stockroom.ECONFLICT, "only an open order can be closed."},
-	{"Short", "admin", "/SHORT/Commit", nil, 409, stockroom.ECONFLICT, "Insufficient stock to commit line 1: 50 units wanted, 8 available."},
-	{"CommitTooMuch", "admin", "/SO-1/Commit", `{"lines":[{"line":1,"units":6}]}`, 409, stockroom.ECONFLICT, "left to commit"},
-	{"PackTooMuch", "admin", "/SO-1/Pack", `{"lines":[{"line":1,"units":1}]}`, 409, stockroom.ECONFLICT, "cannot be packed"},
-	{"UncommitTooMuch", "admin", "/SO-1/Uncommit", `{"lines":[{"line":1,"units":1}]}`, 409, stockroom.ECONFLICT, "cannot be released"},
-	{"ShipTooMuch", "admin", "/SO-1/Ship", `{"lines":[{"line":1,"units":1}]}`, 409, stockroom.ECONFLICT, "cannot be shipped"},
+	{"UncommitTooManyDigits", "admin", "POST", "/SO-1/Uncommit", `{"lines":[{"line":1,"units":0.0000001}]}`, 400, stockroom.EINVALID, "lines[0].units"},
+	{"NoSuchOrder", "admin", "POST", "/NOPE/Commit", nil, 404, stockroom.ENOTFOUND, `No shipping order "NOPE".`},
+	{"CloseNoSuchOrder", "admin", "POST", "/NOPE/Close", nil, 404, stockroom.ENOTFOUND, `No shipping order "NOPE".`},
+	{"NoSuchLine", "admin", "POST", "/so-1/Commit", `{"lines":[{"line":9}]}`, 400, stockroom.EINVALID, "lines[0].line"},
+	{"LineTwice", "admin", "POST", "/SO-1/Uncommit", `{"lines":[{"line":1},{"line":1}]}`, 400, stockroom.EINVALID, "lines[1].line"},
+	{"OutOfScope", "scoped", "POST", "/SO-1/Commit", nil, 403, stockroom.EFORBIDDEN, stockroom.MsgOutOfScope},
+	{"LineOutOfScope", "scoped", "POST", "/SO-1/Ship", `{"lines":[{"line":1},{"line":2}]}`, 403, stockroom.EFORBIDDEN, stockroom.MsgOutOfScope},
+	{"CancelOutOfScope", "scoped", "POST", "/SO-1/Cancel", nil, 403, stockroom.EFORBIDDEN, stockroom.MsgOutOfScope},
+	{"UnseenByScope", "scoped", "POST", "/TWO/Close", nil, 404, stockroom.ENOTFOUND, `No shipping order "TWO".`},
+	{"UnseenByOwner", "limited", "POST", "/SO-1/Ship", nil, 404, stockroom.ENOTFOUND, `No shipping order "SO-1".`},
+	{"OtherOwnersLine", "limited", "POST", "/MIXED/Cancel", nil, 403, stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope},
+	{"Ended", "admin", "POST", "/ended/Commit", nil, 409, stockroom.ECONFLICT, "Shipping order ENDED is Closed; only an open order can be committed."},
+	{"EndedClose", "admin", "POST", "/ENDED/Close", nil, 409, stockroom.ECONFLICT, "only an open order can be closed."},
+	{"Short", "admin", "POST", "/SHORT/Commit", nil, 409, stockroom.ECONFLICT, "Insufficient stock to commit line 1: 50 units wanted, 8 available."},
+	{"CommitTooMuch", "admin", "POST", "/SO-1/Commit", `{"lines":[{"line":1,"units":6}]}`, 409, stockroom.ECONFLICT, "left to commit"},
+	{"PackTooMuch", "admin", "POST", "/SO-1/Pack", `{"lines":[{"line":1,"units":1}]}`, 409, stockroom.ECONFLICT, "cannot be packed"},
+	{"UncommitTooMuch", "admin", "POST", "/SO-1/Uncommit", `{"lines":[{"line":1,"units":1}]}`, 409, stockroom.ECONFLICT, "cannot be released"},
+	{"ShipTooMuch", "admin", "POST", "/SO-1/Ship", `{"lines":[{"line":1,"units":1}]}`, 409, stockroom.ECONFLICT, "cannot be shipped"},
 }
 
 // TestShippingActionRefusals: every 4xx of the shipping order actions, in
@@ -68,35 +62,10 @@ func TestShippingActionRefusals(t *testing.T) {
 		a.mustPost(t, tok, "/api/v1/Inventory/Receive", map[string]any{"itemID": "ITEM-A", "units": 10, "wid": 2, "reasonCode": 1}, 201)
 		toks := shippingClients(t, a)
 		toks["admin"] = tok
-		for _, tc := range shippingActionRefusals {
-			t.Run(tc.name, func(t *testing.T) {
-				path := "/api/v1/ShippingOrder" + tc.path
-				r := a.send(t, "POST", path, toks[tc.tok], tc.body)
-				if tc.tok == "none" {
-					r = a.doBody(t, "POST", path, "{}", "Content-Type", "application/json")
-				}
-				wantRefusal(t, r, tc.status, tc.code, tc.want)
-			})
-		}
+		runRefusalTable(t, a, "/api/v1/ShippingOrder", toks, shippingActionRefusals)
 		t.Run("State", func(t *testing.T) { testShippingActionState(t, a, tok, toks["scoped"], lot) })
 		a.auditClean(t)
 	})
-}
-
-// wantRefusal checks that r is the error status and code, and that it
-// says want: for a validation error its detail fields (joined by spaces),
-// else a part of its message.
-func wantRefusal(t *testing.T, r response, status int, code, want string) {
-	t.Helper()
-	v := wantError(t, r, status, code)
-	switch {
-	case code == stockroom.EINVALID:
-		if got := strings.Join(detailFields(v), " "); got != want {
-			t.Errorf("details %q, want %q", got, want)
-		}
-	case !strings.Contains(v["message"].(string), want):
-		t.Errorf("message %q, want it to say %q", v["message"], want)
-	}
 }
 
 // testShippingActionState: lot (8 ITEM-A in warehouse 1) gets 5 committed

@@ -87,7 +87,7 @@ func (s *Server) handleTransitGet(w http.ResponseWriter, r *http.Request) error 
 // receives everything still due.
 func (s *Server) handleTransitReceive(w http.ResponseWriter, r *http.Request) error {
 	var v stockroom.Validation
-	o, err := decodeOptionalObject(r)
+	o, err := optionalBody(r)
 	in := service.TransitReceiveInput{}
 	in.Spot = o.str(&v, "spot")
 	o.each(&v, "lines", func(el object, ev *stockroom.Validation) {

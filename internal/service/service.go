@@ -26,6 +26,7 @@ type Store interface {
 	stockStore
 	ownerStore
 	orderStore
+	workStore
 	adminStore
 	keyStore
 	transitStore

@@ -21,7 +21,13 @@ var (
 	actPack     = allocAction{stockroom.TxPack, func(s stockroom.AllocStep) stockroom.Units { return s.Packed }, "packed"}
 	actShip     = allocAction{stockroom.TxShip, func(s stockroom.AllocStep) stockroom.Units { return s.Shipped }, "shipped"}
 	actRelease  = allocAction{stockroom.TxOrderRelease, func(s stockroom.AllocStep) stockroom.Units { return s.Allocated().Neg() }, "ended"}
+	// actAssemble consumes a work order's components (workcomplete.go).
+	actAssemble = allocAction{stockroom.TxAssemble, func(s stockroom.AllocStep) stockroom.Units { return s.Shipped }, "completed"}
 )
+
+// issues reports whether the action takes units out of lots (a ship, a
+// completion's consumption).
+func (a allocAction) issues() bool { return a.typ == stockroom.TxShip || a.typ == stockroom.TxAssemble }
 
 // lineChange is what an action does to one line: the steps on its
 // allocations, and what a commit could not cover.
@@ -60,7 +66,8 @@ const (
 		RETURNING units`
 	// settleOutbound sets an open order's state after an action: Closed
 	// once every line has shipped in full, $3 (Partial, In Progress) once
-	// any has shipped; an order that has ended keeps its state.
+	// any has shipped, and a work order In Progress once any component is
+	// committed; an order that has ended keeps its state.
 	settleOutbound = `
 		UPDATE orders SET
 			status = CASE
@@ -70,6 +77,9 @@ const (
 				) THEN 'Closed'
 				WHEN EXISTS (
 					SELECT 1 FROM order_lines WHERE order_id = $1 AND shipped > 0
+				) THEN $3
+				WHEN $3 = 'In Progress' AND EXISTS (
+					SELECT 1 FROM order_lines WHERE order_id = $1 AND committed > 0
 				) THEN $3
 				ELSE status END,
 			modified = CASE WHEN $2 > modified THEN $2 ELSE modified + 1 END
@@ -168,6 +178,9 @@ func (t *Tx) queueLineWrites(o *outboundOrder, changes []lineChange, w *allocWri
 		w.levels = append(w.levels, levelChange{partNo: l.PartNo, wid: l.WID, owner: l.Owner,
 			inStock: sum.Shipped.Neg(), committed: sum.Committed, packed: sum.Packed})
 		for _, s := range c.steps {
+			if s.Committed.IsZero() && s.Packed.IsZero() { // units no allocation held (a completion's)
+				continue
+			}
 			stmt := changeAllocation
 			if a, ok := allocationOf(l, s.RecNo); !ok {
 				stmt = insertAllocation
@@ -207,7 +220,8 @@ func (t *Tx) queueLotWrites(o *outboundOrder, changes []lineChange, w *allocWrit
 		if lc.shipped.IsZero() {
 			t.queryRow(w.row(), allocateLot, []any{recNo, lc.allocated}, left)
 		} else {
-			// A ship takes allocated units only: lc.allocated is -lc.shipped.
+			// A ship takes allocated units only (lc.allocated is -lc.shipped); a
+			// completion free ones too.
 			t.queryRow(w.row(), issueFromLot, []any{recNo, lc.shipped, now, lc.allocated.Neg()}, left)
 		}
 	}
@@ -243,7 +257,7 @@ func stepUnits(act allocAction, steps []stockroom.AllocStep) stockroom.Units {
 // of their units.
 func allocEntry(e stockroom.LedgerEntry, o *outboundOrder, n int64, act allocAction, steps []stockroom.AllocStep) stockroom.LedgerEntry {
 	d := map[string]any{o.kind.NoField(): o.head.no, "line": n}
-	if act.typ != stockroom.TxShip {
+	if !act.issues() {
 		lots := make([]map[string]any, len(steps))
 		for i, s := range steps {
 			lots[i] = map[string]any{"recNo": s.RecNo, "units": act.units(s)}
@@ -274,7 +288,7 @@ func (t *Tx) allocLedger(o *outboundOrder, act allocAction, changes []lineChange
 		t.appendLines(w.ids[i], lines)
 		t.appendFigures(w.ids[i], []ledgerFigure{{wid: l.WID, committed: sum.Committed, packed: sum.Packed}})
 	}
-	if act.typ != stockroom.TxShip {
+	if !act.issues() {
 		return
 	}
 	for recNo, left := range w.lotLeft {
@@ -305,7 +319,7 @@ func allocAnswer(o *outboundOrder, act allocAction, changes []lineChange, w *all
 		}
 		for _, s := range c.steps {
 			lu := stockroom.LotUnits{RecNo: s.RecNo, Units: act.units(s)}
-			if act.typ == stockroom.TxShip {
+			if act.issues() {
 				r := left[s.RecNo].Sub(s.Shipped)
 				left[s.RecNo], lu.Remaining = r, &r
 			}

@@ -54,9 +54,10 @@ var allocChecks = []auditCheck{
 }
 
 // auditShipped holds each outbound line's shipped units to what the
-// ledger's ship entries for it add up to (their details name the order's
-// number and the line). (A work order's consumption of its components,
-// when it comes, adds its own entries here.)
+// ledger's ship and assemble entries for it add up to (their details name
+// the order's number and the line: a component's consumption), and each
+// work order's completed units to its assemble entries without a line (the
+// products received).
 func auditShipped(ctx context.Context, tx *sql.Tx, report func(string, ...any)) error {
 	type lineKey struct {
 		kind stockroom.OrderKind
@@ -64,7 +65,8 @@ func auditShipped(ctx context.Context, tx *sql.Tx, report func(string, ...any)) 
 		line int64
 	}
 	ledger := map[lineKey]stockroom.Units{}
-	err := eachRow(ctx, tx, `SELECT units, details FROM transactions WHERE type = 'ship'`, func(r *sql.Rows) error {
+	built := map[string]stockroom.Units{} // work order's folded number -> products received
+	err := eachRow(ctx, tx, `SELECT units, details FROM transactions WHERE type IN ('ship', 'assemble')`, func(r *sql.Rows) error {
 		var (
 			units   stockroom.Units
 			details string
@@ -84,6 +86,9 @@ func auditShipped(ctx context.Context, tx *sql.Tx, report func(string, ...any)) 
 		switch {
 		case d.SONo != nil:
 			k.kind, k.no = stockroom.OrderKindShipping, stockroom.FoldKey(*d.SONo)
+		case d.WONo != nil && d.Line == 0:
+			built[stockroom.FoldKey(*d.WONo)] = built[stockroom.FoldKey(*d.WONo)].Add(units)
+			return nil
 		case d.WONo != nil:
 			k.kind, k.no = stockroom.OrderKindWork, stockroom.FoldKey(*d.WONo)
 		}
@@ -114,6 +119,34 @@ func auditShipped(ctx context.Context, tx *sql.Tx, report func(string, ...any)) 
 	})
 	for k, units := range ledger {
 		report("ship entries of %s line %d add up to %s, but it has no such line", k.no, k.line, units)
+	}
+	if err != nil {
+		return err
+	}
+	return auditCompleted(ctx, tx, built, report)
+}
+
+// auditCompleted holds each work order's completed units to what its
+// products' assemble entries add up to (built, by folded number).
+func auditCompleted(ctx context.Context, tx *sql.Tx, built map[string]stockroom.Units, report func(string, ...any)) error {
+	err := eachRow(ctx, tx, `
+		SELECT o.order_no, w.completed
+		FROM work_orders w JOIN orders o ON o.id = w.order_id`, func(r *sql.Rows) error {
+		var (
+			no        string
+			completed stockroom.Units
+		)
+		if err := r.Scan(&no, &completed); err != nil {
+			return err
+		}
+		if got := built[stockroom.FoldKey(no)]; got != completed {
+			report("Work order %s: completed %s, its products' assemble entries add up to %s", no, completed, got)
+		}
+		delete(built, stockroom.FoldKey(no))
+		return nil
+	})
+	for no, units := range built {
+		report("assemble entries of work order %s's products add up to %s, but there is no such order", no, units)
 	}
 	return err
 }

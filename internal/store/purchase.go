@@ -62,7 +62,7 @@ var purchaseOrders = orderKind[stockroom.PurchaseOrder, *stockroom.PurchaseOrder
 const orderHeadColumns = `
 	o.id,
 	o.order_no,
-	p.name,
+	COALESCE(p.name, ''),
 	o.party,
 	o.order_date,
 	o.due_date,
@@ -72,8 +72,9 @@ const orderHeadColumns = `
 	o.created,
 	o.modified`
 
-// orderFrom joins a header with its vendor or customer.
-const orderFrom = `orders o JOIN parties p ON p.id = o.party`
+// orderFrom joins a header with its vendor or customer (a work order has
+// none: party 0).
+const orderFrom = `orders o LEFT JOIN parties p ON p.id = o.party`
 
 // headRow holds what a header's columns keep otherwise than its root type.
 type headRow struct {
@@ -121,7 +122,8 @@ const orderLinesSelect = `
 		l.unit_price,
 		l.committed,
 		l.packed,
-		l.shipped
+		l.shipped,
+		COALESCE(l.per_unit, 0)
 	FROM ` + orderFrom + `
 	JOIN order_lines l ON l.order_id = o.id
 	JOIN items i ON i.part_no = l.part_no
@@ -131,7 +133,8 @@ const orderLinesSelect = `
 type lineRow struct {
 	stockroom.OrderLine
 	received, inTransit, rejected, unitPrice stockroom.Units // purchase lines
-	committed, packed, shipped               stockroom.Units // shipping lines
+	committed, packed, shipped               stockroom.Units // shipping lines, components
+	perUnit                                  stockroom.Units // components
 }
 
 // orderRead collects an order from the rows of orderQuery.
@@ -146,7 +149,7 @@ func (r *orderRead[O, P]) read(rs rows) error {
 	for rs.Next() {
 		var l lineRow
 		dest := append(r.head.dest(P(&r.o).Header()), &l.LineNo, &l.PartNo, &l.ShortID, &l.Description, &l.Units, &l.Warehouse,
-			&l.WarehouseName, &l.Owner, &l.received, &l.inTransit, &l.rejected, &l.unitPrice, &l.committed, &l.packed, &l.shipped)
+			&l.WarehouseName, &l.Owner, &l.received, &l.inTransit, &l.rejected, &l.unitPrice, &l.committed, &l.packed, &l.shipped, &l.perUnit)
 		if err := rs.Scan(dest...); err != nil {
 			return err
 		}
@@ -205,19 +208,21 @@ func (k orderKind[O, P]) find(ctx context.Context, db *DB, query, no string, mor
 // orderSort lets order lists sort by the fields of an order of a kind.
 // Orders without a date due sort after every date, on both engines.
 func orderSort(kind stockroom.OrderKind) sortSpec {
+	fields := map[string]string{
+		strings.ToLower(kind.NoField()):  "o.order_no_key",
+		"orderdate":                      "o.order_date",
+		strings.ToLower(kind.DueField()): "COALESCE(o.due_date, 9223372036854775807)",
+		"status":                         "o.status",
+		"reference":                      "o.reference",
+		"remark":                         "o.remark",
+		"created":                        "o.created",
+		"modified":                       "o.modified",
+	}
+	if party := kind.Party(); party != "" { // a work order has none
+		fields[string(party)], fields[strings.ToLower(party.IDField())] = "p.name", "o.party"
+	}
 	return sortSpec{
-		fields: map[string]string{
-			strings.ToLower(kind.NoField()):         "o.order_no_key",
-			string(kind.Party()):                    "p.name",
-			strings.ToLower(kind.Party().IDField()): "o.party",
-			"orderdate":                             "o.order_date",
-			strings.ToLower(kind.DueField()):        "COALESCE(o.due_date, 9223372036854775807)",
-			"status":                                "o.status",
-			"reference":                             "o.reference",
-			"remark":                                "o.remark",
-			"created":                               "o.created",
-			"modified":                              "o.modified",
-		},
+		fields:   fields,
 		defField: "orderdate",
 		key:      "o.id",
 		unique:   []string{"o.order_no_key"},
@@ -264,13 +269,15 @@ func (k orderKind[O, P]) list(ctx context.Context, db *DB, scope stockroom.Scope
 		q.where = append(q.where, "o.order_date >= "+q.args.add(micros(*f.StartDate)))
 	}
 	if f.EndDate != nil {
-		q.where = append(q.where, "o.order_date <= "+q.args.add(micros(*f.EndDate)))
+		q.where = append(q.where, endColumn(k.kind)+" <= "+q.args.add(micros(*f.EndDate)))
 	}
 	conds := lineScope(scope, f.Owners, &q.args)
 	if f.WID != 0 {
 		conds = append(conds, "l.wid = "+q.args.add(f.WID))
 	}
-	if f.ItemShortID != "" {
+	if f.ItemShortID != "" && k.kind == stockroom.OrderKindWork {
+		q.where = append(q.where, workItemCond(&q.args, f.ItemShortID))
+	} else if f.ItemShortID != "" {
 		conds = append(conds, "l.part_no IN (SELECT part_no FROM items WHERE short_id_key = "+
 			q.args.add(stockroom.FoldKey(f.ItemShortID))+")")
 	}

@@ -296,17 +296,17 @@ func orderEntry(e stockroom.LedgerEntry, no string, n int64) stockroom.LedgerEnt
 
 // insertOrderLines queues the insertion of new lines of order id.
 func (t *Tx) insertOrderLines(id int64, lines []lineRow) {
-	const cols = 10
+	const cols = 11
 	for start := 0; start < len(lines); start += linesPerStatement {
 		chunk := lines[start:min(start+linesPerStatement, len(lines))]
 		rows := make([]string, len(chunk))
 		args := make([]any, 0, cols*len(chunk))
 		for i, l := range chunk {
 			rows[i] = "(" + params(len(args)+1, len(args)+cols) + ")"
-			args = append(args, id, l.LineNo, l.PartNo, l.Warehouse, l.Owner, l.Units, 0, 0, 0, l.unitPrice)
+			args = append(args, id, l.LineNo, l.PartNo, l.Warehouse, l.Owner, l.Units, 0, 0, 0, l.unitPrice, optPerUnit(l.perUnit))
 		}
 		t.exec(`
-			INSERT INTO order_lines (order_id, line_no, part_no, wid, owner, units, received, in_transit, rejected, unit_price)
+			INSERT INTO order_lines (order_id, line_no, part_no, wid, owner, units, received, in_transit, rejected, unit_price, per_unit)
 			VALUES `+strings.Join(rows, ", "), args...)
 	}
 }

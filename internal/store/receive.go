@@ -76,6 +76,12 @@ func receiveLotArgs(r stockroom.Receipt, lot stockroom.Lot) []any {
 // lots, ledger rows and levels, then the ledger lines, what the lines' orders
 // owe (purchasereceive.go) and the counts with the commit.
 func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockroom.ReceiveResult, error) {
+	return t.receiveAs(stockroom.TxReceive, rs, e)
+}
+
+// receiveAs is receive recording the receipts under ledger type typ (a
+// work order's products: assemble).
+func (t *Tx) receiveAs(typ stockroom.TxType, rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockroom.ReceiveResult, error) {
 	var (
 		rows   = make([]lotRow, len(rs))
 		found  = make([]bool, len(rs))
@@ -87,7 +93,7 @@ func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockro
 	for i, r := range rs {
 		lot := r.Lot(e.Time)
 		t.queryRow(&found[i], receiveLot, receiveLotArgs(r, lot), append(rows[i].dest(), &rows[i].lot.Associate)...)
-		head := ledgerHead{typ: stockroom.TxReceive, partNo: r.PartNo, wid: r.WID, owner: r.Owner, spot: r.Spot, units: r.Units, entry: e}
+		head := ledgerHead{typ: typ, partNo: r.PartNo, wid: r.WID, owner: r.Owner, spot: r.Spot, units: r.Units, entry: e}
 		if err := t.appendHeadIf(head, &ids[i], new(bool)); err != nil {
 			return nil, err
 		}
@@ -125,7 +131,7 @@ func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockro
 		t.settleReceiptLine(orders, i, r, ids[i], e.Time)
 		counts.lot(r.WID, 1, true, true)
 		names.fill(&lot)
-		out[i] = stockroom.ReceiveResult{TransactionID: ids[i], Type: stockroom.TxReceive, RecNo: lot.RecNo, Lot: lot}
+		out[i] = stockroom.ReceiveResult{TransactionID: ids[i], Type: typ, RecNo: lot.RecNo, Lot: lot}
 	}
 	t.addCounts(counts)
 	return out, nil

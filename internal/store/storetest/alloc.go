@@ -21,6 +21,7 @@ func (h *harness) testAllocations(t *testing.T) {
 	t.Run("AuditFindsAllocationDamage", h.testAllocAudit)
 	t.Run("NeverPromisedTwice", h.testNeverPromisedTwice)
 	t.Run("RoundTrips", h.testAllocRoundTrips)
+	t.Run("WorkOrders", h.testWorkOrders)
 }
 
 func (h *harness) testCommitFIFO(t *testing.T) {

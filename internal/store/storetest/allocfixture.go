@@ -27,25 +27,28 @@ func (s *stockDB) insertShippingOrderForTest(no string, lines ...stockroom.Outbo
 	must(s.t, err)
 }
 
-// insertOrderForTest inserts an Open order of a kind by SQL alone, for the
-// house (party 0), with lines numbered from 1; for a work order, its
-// components as lines (without the product, which allocations do not
-// read).
-func (s *stockDB) insertOrderForTest(kind stockroom.OrderKind, no string, lines ...stockroom.OutboundLine) {
+// placeWorkOrder places work order no (CreateWorkOrder) building units
+// of item B at warehouse 1, spot "OUT", for the house, from components of
+// item part at warehouse 1, perUnit units each.
+func (s *stockDB) placeWorkOrder(no string, units stockroom.Units, comps ...stockroom.WorkLine) stockroom.WorkOrder {
 	s.t.Helper()
-	key := stockroom.FoldKey(no)
-	at := t0.UnixMicro()
-	must(s.t, s.ExecForTest(ctx, fmt.Sprintf(`
-		INSERT INTO orders (kind, order_no, order_no_key, party, order_date, due_date, status, reference, remark, created, modified)
-		VALUES ('%s', '%s', '%s', 0, %d, NULL, 'Open', '', '', %d, %d)`, kind, no, key, at, at, at)))
-	rows := make([]string, len(lines))
-	for i, l := range lines {
-		rows[i] = fmt.Sprintf("SELECT id, %d, %d, %d, %d, %d, 0, 0, 0, 0 FROM orders WHERE kind = '%s' AND order_no_key = '%s'",
-			i+1, l.PartNo, l.WID, l.Owner, l.Units.Micros(), kind, key)
+	o := stockroom.WorkOrder{WONo: no, PartNo: s.b.PartNo, Units: units, WID: 1, Spot: "OUT", OrderHead: stockroom.OrderHead{OrderDate: t0}}
+	for _, c := range comps {
+		total, ok := stockroom.ComponentUnits(c.PerUnit, units)
+		if !ok {
+			s.t.Fatalf("component units %s × %s", c.PerUnit, units)
+		}
+		c.Units, c.Warehouse = total, 1
+		o.Lines = append(o.Lines, c)
 	}
-	must(s.t, s.ExecForTest(ctx, `
-		INSERT INTO order_lines (order_id, line_no, part_no, wid, owner, units, received, in_transit, rejected, unit_price) `+
-		strings.Join(rows, " UNION ALL ")))
+	res, err := s.CreateWorkOrder(ctx, nil, o, s.entry())
+	must(s.t, err)
+	return res
+}
+
+// comp is a component of perUnit units of item part per product.
+func comp(part int64, perUnit stockroom.Units) stockroom.WorkLine {
+	return stockroom.WorkLine{OrderLine: stockroom.OrderLine{PartNo: part}, PerUnit: perUnit}
 }
 
 // soLine is a shipping order line of units of an item from a warehouse,

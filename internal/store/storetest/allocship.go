@@ -233,7 +233,7 @@ func (h *harness) testAllocRoundTrips(t *testing.T) {
 func (h *harness) testWorkOrderComponents(t *testing.T) {
 	s := h.openStock(t)
 	lot := s.receive(s.a.PartNo, 1, "X", u(10))
-	s.insertOrderForTest(stockroom.OrderKindWork, "WO-1", soLine(s.a.PartNo, 1, u(4)))
+	s.placeWorkOrder("WO-1", u(1), comp(s.a.PartNo, u(4)))
 	s.insertShippingOrderForTest("WO-1", soLine(s.a.PartNo, 1, u(3))) // a shipping order of the same number: another order
 	kind := stockroom.OrderKindWork
 	res, err := s.CommitOrder(ctx, nil, kind, "wo-1", stockroom.CommitRequest{}, s.entry(), anyLines)
