@@ -18,24 +18,25 @@ import (
 // orderRoutes).
 func (s *Server) shippingActionRoutes() []route {
 	return []route{
-		{pattern: "POST /api/v1/ShippingOrder/{soNo}/Commit", handle: shippingAction(s, stockroom.TxCommit, readCommit, s.svc.CommitShippingOrder)},
-		{pattern: "POST /api/v1/ShippingOrder/{soNo}/Uncommit", handle: shippingAction(s, stockroom.TxUncommit, readUncommit, s.svc.UncommitShippingOrder)},
-		{pattern: "POST /api/v1/ShippingOrder/{soNo}/Pack", handle: shippingAction(s, stockroom.TxPack, readPack, s.svc.PackShippingOrder)},
-		{pattern: "POST /api/v1/ShippingOrder/{soNo}/Ship", handle: shippingAction(s, stockroom.TxShip, readShip, s.svc.ShipShippingOrder)},
+		{pattern: "POST /api/v1/ShippingOrder/{soNo}/Commit", handle: orderAction(s, stockroom.OrderKindShipping, stockroom.TxCommit, readCommit, s.svc.CommitShippingOrder)},
+		{pattern: "POST /api/v1/ShippingOrder/{soNo}/Uncommit", handle: orderAction(s, stockroom.OrderKindShipping, stockroom.TxUncommit, readUncommit, s.svc.UncommitShippingOrder)},
+		{pattern: "POST /api/v1/ShippingOrder/{soNo}/Pack", handle: orderAction(s, stockroom.OrderKindShipping, stockroom.TxPack, readPack, s.svc.PackShippingOrder)},
+		{pattern: "POST /api/v1/ShippingOrder/{soNo}/Ship", handle: orderAction(s, stockroom.OrderKindShipping, stockroom.TxShip, readShip, s.svc.ShipShippingOrder)},
 		{pattern: "POST /api/v1/ShippingOrder/{soNo}/Cancel", handle: s.handleShippingEnd(true)},
 		{pattern: "POST /api/v1/ShippingOrder/{soNo}/Close", handle: s.handleShippingEnd(false)},
 	}
 }
 
-// shippingAction serves one action whose body read reads (an empty body
+// orderAction serves one action on an order of a kind, named in the path
+// by the kind's word ({soNo}, {woNo}), whose body read reads (an empty body
 // is an empty object: every line, the action's defaults), which act
 // carries out.
-func shippingAction[T any](s *Server, typ stockroom.TxType, read func(object, *stockroom.Validation) T,
-	act func(context.Context, *stockroom.Principal, service.Request[service.OrderAction[T]]) (stockroom.AllocationResult, error)) handlerFunc {
+func orderAction[T, R any](s *Server, kind stockroom.OrderKind, typ stockroom.TxType, read func(object, *stockroom.Validation) T,
+	act func(context.Context, *stockroom.Principal, service.Request[service.OrderAction[T]]) (R, error)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var v stockroom.Validation
 		o, err := optionalBody(r)
-		in := service.OrderAction[T]{No: r.PathValue("soNo"), Body: read(o, &v)}
+		in := service.OrderAction[T]{No: r.PathValue(kind.NoField()), Body: read(o, &v)}
 		req := newRequest(r, in, v, err, http.StatusOK, nil)
 		res, err := act(r.Context(), principalFrom(r.Context()), req)
 		if err != nil {
@@ -61,6 +62,8 @@ func allocLines(o object, v *stockroom.Validation, withLot bool) []stockroom.All
 	return lines
 }
 
+// readCommit reads a commit's body: lines [{line, units?, recno?}],
+// allowPartial (a shipping order's or a work order's).
 func readCommit(o object, v *stockroom.Validation) stockroom.CommitRequest {
 	req := stockroom.CommitRequest{Lines: allocLines(o, v, true)}
 	if b := o.bool(v, "allowPartial"); b != nil {

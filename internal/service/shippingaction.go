@@ -26,8 +26,8 @@ type shippingActionStore interface {
 // checkLines judges the lines an action touches (the store's CheckLines).
 type checkLines = func([]stockroom.OutboundLine) error
 
-// OrderAction is an action's input: the order's number (from the path)
-// and the body.
+// OrderAction is the input of an action on an order of any kind: the
+// order's number (from the path) and the body.
 type OrderAction[T any] struct {
 	No   string
 	Body T
