@@ -33,7 +33,7 @@ type route struct {
 }
 
 // routes is every route of the server, in one table (continued in
-// orderRoutes).
+// orderRoutes and shippingActionRoutes).
 func (s *Server) routes() []route {
 	return append([]route{
 		{pattern: "GET /{$}", public: true, handle: s.handleRoot},
@@ -92,7 +92,7 @@ func (s *Server) routes() []route {
 
 		{pattern: "GET /api/v1/Warehouse", handle: s.handleWarehouseList},
 		{pattern: "GET /api/v1/ReasonCode", handle: s.handleReasonCodeList},
-	}, s.orderRoutes()...)
+	}, append(s.orderRoutes(), s.shippingActionRoutes()...)...)
 }
 
 // orderRoutes are the routes of orders and transits.

@@ -21,10 +21,10 @@ func (s *Server) workOrderRoutes() []route {
 		{pattern: "GET /api/v1/WorkOrder/All", handle: handleOrderList(work.List, true)},
 		{pattern: "GET /api/v1/WorkOrder/{woNo}", handle: handleOrderGet(stockroom.OrderKindWork, work.Get)},
 		{pattern: "POST /api/v1/WorkOrder", handle: s.handleWorkCreate(work)},
-		{pattern: "POST /api/v1/WorkOrder/{woNo}/Commit", handle: workAction(s, stockroom.TxCommit, readWorkCommit, work.Commit)},
-		{pattern: "POST /api/v1/WorkOrder/{woNo}/Complete", handle: workAction(s, stockroom.TxAssemble, readComplete, work.Complete)},
-		{pattern: "POST /api/v1/WorkOrder/{woNo}/Cancel", handle: workAction(s, stockroom.TxOrderRelease, readNothing, workEnd(work, true))},
-		{pattern: "POST /api/v1/WorkOrder/{woNo}/Close", handle: workAction(s, stockroom.TxOrderRelease, readNothing, workEnd(work, false))},
+		{pattern: "POST /api/v1/WorkOrder/{woNo}/Commit", handle: orderAction(s, stockroom.OrderKindWork, stockroom.TxCommit, readCommit, work.Commit)},
+		{pattern: "POST /api/v1/WorkOrder/{woNo}/Complete", handle: orderAction(s, stockroom.OrderKindWork, stockroom.TxAssemble, readComplete, work.Complete)},
+		{pattern: "POST /api/v1/WorkOrder/{woNo}/Cancel", handle: orderAction(s, stockroom.OrderKindWork, stockroom.TxOrderRelease, readNothing, workEnd(work, true))},
+		{pattern: "POST /api/v1/WorkOrder/{woNo}/Close", handle: orderAction(s, stockroom.OrderKindWork, stockroom.TxOrderRelease, readNothing, workEnd(work, false))},
 	}
 }
 
@@ -56,38 +56,6 @@ func (s *Server) handleWorkCreate(work service.WorkOrders) handlerFunc {
 	}
 }
 
-// workAction serves one action on work order {woNo} whose body read reads
-// (an empty body is an empty object), which act carries out.
-func workAction[T, R any](s *Server, typ stockroom.TxType, read func(object, *stockroom.Validation) T,
-	act func(context.Context, *stockroom.Principal, service.Request[service.WorkAction[T]]) (R, error)) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		var v stockroom.Validation
-		o, err := optionalBody(r)
-		in := service.WorkAction[T]{No: r.PathValue("woNo"), Body: read(o, &v)}
-		req := newRequest(r, in, v, err, http.StatusOK, nil)
-		res, err := act(r.Context(), principalFrom(r.Context()), req)
-		if err != nil {
-			return err
-		}
-		s.metrics.StockTransaction(string(typ))
-		s.respond(w, r, req.Key, http.StatusOK, res, nil)
-		return nil
-	}
-}
-
-// readWorkCommit reads a commit's body: lines [{line, units?, recno?}],
-// allowPartial.
-func readWorkCommit(o object, v *stockroom.Validation) stockroom.CommitRequest {
-	var req stockroom.CommitRequest
-	o.each(v, "lines", func(el object, ev *stockroom.Validation) {
-		req.Lines = append(req.Lines, stockroom.AllocLine{Line: el.intOr(ev, "line"), Units: el.units(ev, "units"), RecNo: el.intOr(ev, "recno")})
-	})
-	if b := o.bool(v, "allowPartial"); b != nil {
-		req.AllowPartial = *b
-	}
-	return req
-}
-
 func readComplete(o object, v *stockroom.Validation) stockroom.CompleteRequest {
 	return stockroom.CompleteRequest{Units: o.units(v, "units")}
 }
@@ -96,8 +64,8 @@ func readComplete(o object, v *stockroom.Validation) stockroom.CompleteRequest {
 func readNothing(object, *stockroom.Validation) struct{} { return struct{}{} }
 
 // workEnd is the cancel or close of a work order.
-func workEnd(work service.WorkOrders, cancel bool) func(context.Context, *stockroom.Principal, service.Request[service.WorkAction[struct{}]]) (stockroom.AllocationResult, error) {
-	return func(ctx context.Context, p *stockroom.Principal, req service.Request[service.WorkAction[struct{}]]) (stockroom.AllocationResult, error) {
+func workEnd(work service.WorkOrders, cancel bool) func(context.Context, *stockroom.Principal, service.Request[service.OrderAction[struct{}]]) (stockroom.AllocationResult, error) {
+	return func(ctx context.Context, p *stockroom.Principal, req service.Request[service.OrderAction[struct{}]]) (stockroom.AllocationResult, error) {
 		return work.End(ctx, p, cancel, req)
 	}
 }

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"errors"
-	"slices"
 
 	"github.com/stockroom/stockroom"
 )
@@ -195,17 +194,29 @@ func (s *Service) orderChange(ctx context.Context, p *stockroom.Principal, r int
 // found) or does not see whole (403): every line's warehouse and owner must
 // be in its scope.
 func writable(p *stockroom.Principal, o stockroom.AnyOrder) error {
-	lines, owners := o.OrderLines(), ownersSeen(p)
-	if !slices.ContainsFunc(lines, func(l *stockroom.OrderLine) bool {
-		return p.Scope.Contains(l.Warehouse) && (owners == nil || owners.Contains(l.Owner))
-	}) {
+	lines := o.OrderLines()
+	return linesInScope(p, len(lines), func(i int) (int64, int64) { return lines[i].Warehouse, lines[i].Owner })
+}
+
+// linesInScope judges n lines of an order that a write touches, line(i)
+// giving the warehouse and owner of each: not found when the client sees
+// none of them (none in its warehouses and of its owners), else 403 for the
+// first outside its warehouse scope or its owners.
+func linesInScope(p *stockroom.Principal, n int, line func(int) (wid, owner int64)) error {
+	owners, seen := ownersSeen(p), false
+	for i := 0; i < n && !seen; i++ {
+		wid, owner := line(i)
+		seen = p.Scope.Contains(wid) && (owners == nil || owners.Contains(owner))
+	}
+	if !seen {
 		return stockroom.ErrNotFound
 	}
-	for _, l := range lines {
-		if !p.Scope.Contains(l.Warehouse) {
+	for i := range n {
+		wid, owner := line(i)
+		if !p.Scope.Contains(wid) {
 			return stockroom.Errorf(stockroom.EFORBIDDEN, stockroom.MsgOutOfScope)
 		}
-		if err := authorizeOwner(p, l.Owner); err != nil {
+		if err := authorizeOwner(p, owner); err != nil {
 			return err
 		}
 	}

@@ -30,6 +30,7 @@ type Store interface {
 	adminStore
 	keyStore
 	transitStore
+	shippingActionStore
 }
 
 // Options configures a Service.

@@ -102,15 +102,8 @@ func setIf(dst, src *string) {
 	}
 }
 
-// WorkAction is a work order action's input: the order's number (from the
-// path) and the body.
-type WorkAction[T any] struct {
-	No   string
-	Body T
-}
-
 // Commit allocates lots to components, as a shipping order's commit does.
-func (w WorkOrders) Commit(ctx context.Context, p *stockroom.Principal, req Request[WorkAction[stockroom.CommitRequest]]) (stockroom.AllocationResult, error) {
+func (w WorkOrders) Commit(ctx context.Context, p *stockroom.Principal, req Request[OrderAction[stockroom.CommitRequest]]) (stockroom.AllocationResult, error) {
 	return workAction(w, p, req, req.In.Body.Validate, func(no string, e stockroom.LedgerEntry) (stockroom.AllocationResult, error) {
 		return w.s.db.CommitOrder(ctx, req.Key, stockroom.OrderKindWork, no, req.In.Body, e, workScope(p))
 	})
@@ -118,7 +111,7 @@ func (w WorkOrders) Commit(ctx context.Context, p *stockroom.Principal, req Requ
 
 // End cancels (nothing completed yet) or closes a work order, releasing
 // every allocation of its components.
-func (w WorkOrders) End(ctx context.Context, p *stockroom.Principal, cancel bool, req Request[WorkAction[struct{}]]) (stockroom.AllocationResult, error) {
+func (w WorkOrders) End(ctx context.Context, p *stockroom.Principal, cancel bool, req Request[OrderAction[struct{}]]) (stockroom.AllocationResult, error) {
 	return workAction(w, p, req, nil, func(no string, e stockroom.LedgerEntry) (stockroom.AllocationResult, error) {
 		return w.s.db.EndOutboundOrder(ctx, req.Key, stockroom.OrderKindWork, no, cancel, e, workScope(p))
 	})
@@ -126,7 +119,7 @@ func (w WorkOrders) End(ctx context.Context, p *stockroom.Principal, cancel bool
 
 // Complete builds units products: it consumes their components and
 // receives the products as one lot (ledger type assemble).
-func (w WorkOrders) Complete(ctx context.Context, p *stockroom.Principal, req Request[WorkAction[stockroom.CompleteRequest]]) (stockroom.CompleteResult, error) {
+func (w WorkOrders) Complete(ctx context.Context, p *stockroom.Principal, req Request[OrderAction[stockroom.CompleteRequest]]) (stockroom.CompleteResult, error) {
 	return workAction(w, p, req, req.In.Body.Validate, func(no string, e stockroom.LedgerEntry) (stockroom.CompleteResult, error) {
 		return w.s.db.CompleteWorkOrder(ctx, req.Key, no, *req.In.Body.Units, e, workScope(p))
 	})
@@ -135,7 +128,7 @@ func (w WorkOrders) Complete(ctx context.Context, p *stockroom.Principal, req Re
 // workAction runs an action in the contract's order: permission and
 // read-only, the body's fields, then the store's action with the scope
 // check of the order's components.
-func workAction[T, R any](w WorkOrders, p *stockroom.Principal, req Request[WorkAction[T]], validate func(*stockroom.Validation), act func(no string, e stockroom.LedgerEntry) (R, error)) (R, error) {
+func workAction[T, R any](w WorkOrders, p *stockroom.Principal, req Request[OrderAction[T]], validate func(*stockroom.Validation), act func(no string, e stockroom.LedgerEntry) (R, error)) (R, error) {
 	var none R
 	if err := w.s.admit(p, stockroom.PermWorkOrders, true, req.Unreadable, req.Key); err != nil {
 		return none, err
