@@ -79,19 +79,6 @@ func (l purchaseLine) justDelivered() bool {
 	return l.line.Delivered() && !before.Delivered()
 }
 
-// markPartial queues what units arriving on a line that is still not
-// delivered (or was already) do to its open order: it is Partial, since
-// something has arrived, and Closed only if it was (an ended order keeps
-// its state). It is settlePurchaseStatus without reading the lines, for
-// the common case. The header must be locked.
-func (t *Tx) markPartial(orderID int64, now time.Time) {
-	t.exec(`
-		UPDATE orders SET
-			status = CASE WHEN status IN ('Closed', 'Canceled') THEN status ELSE 'Partial' END,
-			modified = CASE WHEN $2 > modified THEN $2 ELSE modified + 1 END
-		WHERE id = $1`, orderID, micros(now))
-}
-
 // settlePurchaseStatus queues the recomputation of an open purchase order's
 // status after units arrived: Closed once every line is delivered (received
 // or rejected in full), Partial once anything has arrived, else Open. An

@@ -25,7 +25,7 @@ type receiptLines struct {
 // lockReceiptLines queues, for each receipt against an order line, the
 // locking of its order and the change of its line by the units received.
 // It runs before the receipts' lots are made, as the lock order asks.
-func (t *Tx) lockReceiptLines(rs []stockroom.Receipt) *receiptLines {
+func (t *Tx) lockReceiptLines(rs []stockroom.Receipt, now time.Time) *receiptLines {
 	n := len(rs)
 	rl := &receiptLines{orderID: make([]int64, n), status: make([]stockroom.OrderStatus, n), found: make([]bool, n),
 		lines: make([]purchaseLine, n)}
@@ -34,28 +34,48 @@ func (t *Tx) lockReceiptLines(rs []stockroom.Receipt) *receiptLines {
 			continue
 		}
 		rl.lines[i].byReceived = r.Units
-		t.receiveLine(stockroom.FoldKey(r.Order.PONo), r.Order.Line, &rl.lines[i], &rl.orderID[i], &rl.status[i], &rl.found[i])
+		t.receiveLine(stockroom.FoldKey(r.Order.PONo), r.Order.Line, now, &rl.lines[i], &rl.orderID[i], &rl.status[i], &rl.found[i])
 	}
 	return rl
 }
 
-// receiveLine queues, in one statement, the locking of the header of the
-// purchase order with the folded number key (first, as the lock order
-// asks), the change of its line by l.byReceived and the reading of the
-// order's id and status; l, orderID, status and found are set at the next
-// flush. The header stays locked to the commit, so the status this
-// transaction settles is judged on every line's latest figures.
-func (t *Tx) receiveLine(key string, lineNo int64, l *purchaseLine, orderID *int64, status *stockroom.OrderStatus, found *bool) {
+// markArrived is what units arriving on a line do to its open purchase
+// order's header (key $1, now $2): it is Partial (Closed only once the
+// receipt settles that every line is delivered) and modified now; an ended
+// order is left as it is. It returns the order's id and status.
+const markArrived = `
+	UPDATE orders SET
+		status = CASE WHEN status IN ('Closed', 'Canceled') THEN status ELSE 'Partial' END,
+		modified = CASE WHEN $2 > modified THEN $2 ELSE modified + 1 END
+	WHERE kind = 'purchase' AND order_no_key = $1
+	RETURNING id, status`
+
+// receiveLine queues the change of the header of the purchase order with
+// the folded number key (markArrived: first, as the lock order asks) and of
+// its line by l.byReceived; l, orderID, status and found are set at the
+// next flush. The header stays locked to the commit, so the status this
+// transaction settles is judged on every line's latest figures. On
+// PostgreSQL it is one statement; SQLite, which has no UPDATE in WITH (and
+// no round trips to save), runs two.
+func (t *Tx) receiveLine(key string, lineNo int64, now time.Time, l *purchaseLine, orderID *int64, status *stockroom.OrderStatus, found *bool) {
+	const returning = `
+		RETURNING part_no, wid, owner, units, received, in_transit, rejected, unit_price, order_id`
+	dest := []any{&l.partNo, &l.wid, &l.owner, &l.line.Units, &l.line.UnitsReceived, &l.line.UnitsInTransit,
+		&l.line.UnitsRejected, &l.line.UnitPrice, orderID}
+	if t.pg == nil {
+		t.queryRow(new(bool), markArrived, []any{key, micros(now)}, orderID, status)
+		t.queryRow(found, `
+			UPDATE order_lines SET received = received + $3
+			WHERE order_id = (SELECT id FROM orders WHERE kind = 'purchase' AND order_no_key = $1) AND line_no = $2`+returning,
+			[]any{key, lineNo, l.byReceived}, dest...)
+		return
+	}
 	t.queryRow(found, `
-		WITH head AS (
-			SELECT id, status FROM orders WHERE kind = 'purchase' AND order_no_key = $1`+t.forUpdate()+`)
-		UPDATE order_lines SET received = received + $3
-		WHERE order_id = (SELECT id FROM head) AND line_no = $2
-		RETURNING part_no, wid, owner, units, received, in_transit, rejected, unit_price, order_id,
+		WITH head AS (`+markArrived+`)
+		UPDATE order_lines SET received = received + $4
+		WHERE order_id = (SELECT id FROM head) AND line_no = $3`+returning+`,
 			(SELECT status FROM head)`,
-		[]any{key, lineNo, l.byReceived},
-		&l.partNo, &l.wid, &l.owner, &l.line.Units, &l.line.UnitsReceived, &l.line.UnitsInTransit,
-		&l.line.UnitsRejected, &l.line.UnitPrice, orderID, status)
+		[]any{key, micros(now), lineNo, l.byReceived}, append(dest, status)...)
 }
 
 // check judges receipt i against its line once locked and changed: the
@@ -98,9 +118,7 @@ func (t *Tx) settleReceiptLine(rl *receiptLines, i int, r stockroom.Receipt, txI
 		change.onOrder = fix
 		t.changeLevels(now, change)
 	}
-	if l.justDelivered() {
+	if l.justDelivered() { // the others left the order Partial (receiveLine)
 		t.settlePurchaseStatus(rl.orderID[i], now)
-	} else {
-		t.markPartial(rl.orderID[i], now)
 	}
 }

@@ -89,7 +89,7 @@ func (t *Tx) receiveAs(typ stockroom.TxType, rs []stockroom.Receipt, e stockroom
 		levels = map[[3]int64]levelChange{}
 	)
 	names := t.lotNames(rs)
-	orders := t.lockReceiptLines(rs)
+	orders := t.lockReceiptLines(rs, e.Time)
 	for i, r := range rs {
 		lot := r.Lot(e.Time)
 		t.queryRow(&found[i], receiveLot, receiveLotArgs(r, lot), append(rows[i].dest(), &rows[i].lot.Associate)...)
