@@ -19,10 +19,7 @@ import (
 // take every owner's stock; for any other client the line is read first,
 // as its owner may be one the item's default is not.
 func (s *Service) receiptOrder(ctx context.Context, p *stockroom.Principal, r *stockroom.ReceiveRequest, partNo int64, named *ownerChoice) (*stockroom.ReceiptOrder, error) {
-	no := r.PONo
-	if no == "" {
-		no = trimmed(r.Reference)
-	}
+	no, _ := receiptOrderNo(r)
 	if r.Line == 0 || no == "" {
 		return nil, nil
 	}
@@ -45,10 +42,7 @@ func (s *Service) receiptOrder(ctx context.Context, p *stockroom.Principal, r *s
 // and, when it gives none, the line's unit price, the order's vendor as
 // supplier and the order's number as reference.
 func (s *Service) readReceiptOrder(ctx context.Context, p *stockroom.Principal, r *stockroom.ReceiveRequest, partNo int64, named *ownerChoice) (*stockroom.ReceiptOrder, error) {
-	no, explicit := r.PONo, r.PONo != ""
-	if !explicit {
-		no = trimmed(r.Reference)
-	}
+	no, explicit := receiptOrderNo(r)
 	o, err := s.db.FindPurchaseLine(ctx, no, r.Line)
 	if err == nil {
 		o, _ = o.Seen(p.Scope, ownersSeen(p))
@@ -91,4 +85,13 @@ func (s *Service) readReceiptOrder(ctx context.Context, p *stockroom.Principal, 
 		r.Reference = o.PONo
 	}
 	return ro, nil
+}
+
+// receiptOrderNo is the order number a receive names: its poNo (explicit),
+// or else its reference, which may be one.
+func receiptOrderNo(r *stockroom.ReceiveRequest) (no string, explicit bool) {
+	if r.PONo != "" {
+		return r.PONo, true
+	}
+	return trimmed(r.Reference), false
 }

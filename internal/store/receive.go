@@ -45,17 +45,16 @@ func (db *DB) ReceiveMany(ctx context.Context, rs []stockroom.Receipt, e stockro
 // the new row and its owner's name (its associate).
 var receiveLot = `
 	INSERT INTO lots (associate, ` + lotColumns + `)
-	SELECT '', part_no, ` + params(2, 17) + `,
-		CASE WHEN CAST($23 AS TEXT) IS NULL OR CAST($18 AS BIGINT) <> 0 THEN $18 ELSE COALESCE((
-			SELECT l.unit_price FROM orders o JOIN order_lines l ON l.order_id = o.id
-			WHERE o.kind = 'purchase' AND o.order_no_key = $23 AND l.line_no = $24), $18) END,
+	SELECT '', i.part_no, ` + params(2, 17) + `,
+		CASE WHEN CAST($18 AS BIGINT) <> 0 THEN $18 ELSE COALESCE(l.unit_price, $18) END,
 		$19,
-		CASE WHEN CAST($23 AS TEXT) IS NULL OR CAST($20 AS BIGINT) <> 0 THEN $20 ELSE COALESCE((
-			SELECT o.party FROM orders o WHERE o.kind = 'purchase' AND o.order_no_key = $23), $20) END,
+		CASE WHEN CAST($20 AS BIGINT) <> 0 THEN $20 ELSE COALESCE(o.party, $20) END,
 		` + params(21, len(lotValues(stockroom.Lot{}))) + `
-	FROM items
-	WHERE part_no = $1
-	  AND NOT discontinued
+	FROM items i
+	LEFT JOIN orders o ON o.kind = 'purchase' AND o.order_no_key = $23
+	LEFT JOIN order_lines l ON l.order_id = o.id AND l.line_no = $24
+	WHERE i.part_no = $1
+	  AND NOT i.discontinued
 	  AND EXISTS (SELECT 1 FROM warehouses WHERE wid = $2 AND active)
 	  AND (CAST($11 AS BIGINT) = 0 OR EXISTS (
 		SELECT 1 FROM parties WHERE id = $11 AND kind = 'customer' AND active))
