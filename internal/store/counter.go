@@ -2,7 +2,6 @@ package store
 
 import (
 	"cmp"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,7 +62,7 @@ func (t *Tx) addCounts(c countChanges) {
 		return
 	}
 	slices.SortFunc(names, cmp.Compare)
-	shard := rand.IntN(counterShards)
+	shard := t.shard % counterShards
 	rows := make([]string, len(names))
 	args := make([]any, 0, 3*len(names))
 	for i, name := range names {

@@ -40,6 +40,10 @@ type DB struct {
 	// observeSends, when set (by tests), is told how many pipelines each
 	// committed PostgreSQL transaction sent.
 	observeSends func(int)
+	// batch runs every write transaction (batch.go).
+	batch *batcher
+	// lite is SQLite's writer, held by the holder of its one lane.
+	lite *liteWriter
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" or a
@@ -56,7 +60,9 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		if err != nil {
 			return nil, err
 		}
-		w.SetMaxOpenConns(1)
+		// One connection is the writer (liteWriter); the other serves
+		// what runs outside the write path: migrations and pings.
+		w.SetMaxOpenConns(2)
 		if err := setWAL(ctx, w); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("sqlite %s: %w", path, err)
@@ -84,6 +90,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		return nil, fmt.Errorf("database %q: want sqlite:PATH or a postgres:// URL", redact(dsn))
 	}
 	db.directOffset = DefaultDirectOffset
+	db.batch = newBatcher(db, writeLanes(db.engine))
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := db.Ping(pingCtx); err != nil {
@@ -104,6 +111,11 @@ func openSQLite(path, txlock string, queryOnly bool) (*sql.DB, error) {
 	// same under NORMAL and FULL, so it costs the readers nothing.
 	q.Add("_pragma", "synchronous("+sqliteSync+")")
 	q.Add("_pragma", "foreign_keys(1)")
+	// A savepoint (each member of a batch runs in one, batch.go) keeps the
+	// pages it changes in a subjournal, a temporary file unless temporary
+	// storage is in memory: then it costs no writes. It holds only what a
+	// rollback to the savepoint would need, and nothing of it is durable.
+	q.Add("_pragma", "temp_store(MEMORY)")
 	if queryOnly {
 		q.Add("_pragma", "query_only(1)")
 	}
@@ -170,6 +182,7 @@ func (db *DB) Engine() string { return db.engine }
 
 // Close releases every connection.
 func (db *DB) Close() error {
+	db.dropLiteWriter()
 	err := db.write.Close()
 	if db.read != db.write {
 		err = errors.Join(err, db.read.Close())

@@ -19,11 +19,15 @@ import (
 // locks are taken in that order.
 type Tx struct {
 	ctx  context.Context
-	pg   *pgx.Conn // PostgreSQL: the connection the transaction runs on
-	lite *sql.Tx   // SQLite
-	// begun: BEGIN has been sent (PostgreSQL, where it rides in the first
+	pg   *pgx.Conn   // PostgreSQL: the connection the transaction runs on
+	lite *liteWriter // SQLite
+	// begun: BEGIN has been sent (on PostgreSQL it rides in the first
 	// pipeline instead of costing a round trip of its own).
 	begun bool
+	// shard is the shard of each kept count this transaction changes
+	// (counter.go): its lane's, so that transactions of different lanes
+	// never wait for one another's counters.
+	shard int
 	queue []stmt
 	// checks run after the next flush, before the caller sees its results:
 	// the verdict on an idempotency key queued at the start.
@@ -154,6 +158,13 @@ func stmtError(query string, err error) error {
 }
 
 func (t *Tx) flushSQLite() error {
+	if !t.begun {
+		if err := t.lite.exec(t.ctx, "BEGIN IMMEDIATE"); err != nil {
+			return err
+		}
+		t.begun = true
+	}
+	t.sends++
 	for _, s := range t.queue {
 		if err := stmtError(s.sql, t.runSQLite(s)); err != nil {
 			return err
@@ -163,11 +174,15 @@ func (t *Tx) flushSQLite() error {
 }
 
 func (t *Tx) runSQLite(s stmt) error {
-	if s.read == nil {
-		_, err := t.lite.ExecContext(t.ctx, s.sql, s.args...)
+	ps, err := t.lite.prepared(t.ctx, s.sql)
+	if err != nil {
 		return err
 	}
-	r, err := t.lite.QueryContext(t.ctx, s.sql, s.args...)
+	if s.read == nil {
+		_, err := ps.ExecContext(t.ctx, s.args...)
+		return err
+	}
+	r, err := ps.QueryContext(t.ctx, s.args...)
 	if err != nil {
 		return err
 	}
@@ -194,7 +209,7 @@ func (t *Tx) commit() error {
 		if err := t.flush(); err != nil {
 			return err
 		}
-		return t.lite.Commit()
+		return t.lite.exec(t.ctx, "COMMIT")
 	}
 	var tag pgconn.CommandTag
 	err := t.flushPostgres(&tag)
@@ -214,7 +229,11 @@ func (t *Tx) commit() error {
 // driver discards one left inside (its ResetSession checks).
 func (t *Tx) rollback() {
 	if t.lite != nil {
-		_ = t.lite.Rollback()
+		if t.begun {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(t.ctx), rollbackTimeout)
+			defer cancel()
+			_ = t.lite.exec(ctx, "ROLLBACK")
+		}
 		return
 	}
 	if t.pg.IsClosed() || t.pg.PgConn().TxStatus() == 'I' {

@@ -12,7 +12,8 @@ import (
 )
 
 // update runs fn in one write transaction and commits it. Every change to the
-// database goes through here.
+// database goes through here, and through the batcher (batch.go): alone when
+// the database is idle, else in a savepoint of a batch committed together.
 //
 // With a key, the transaction claims it before fn's first statements run (in
 // the same round trip) and records the key's answer, rendered from fn's
@@ -27,12 +28,10 @@ import (
 func (db *DB) update(ctx context.Context, key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) error {
 	ctx, cancel := detach(ctx)
 	defer cancel()
-	for attempt := 1; ; attempt++ {
-		err := db.attempt(ctx, key, fn)
-		if err == nil || attempt == maxAttempts || !isRetryable(err) || ctx.Err() != nil {
-			return db.classify(err)
-		}
+	if key != nil {
+		key.Recorded = nil
 	}
+	return db.batch.do(ctx, key, fn)
 }
 
 // maxAttempts bounds the runs of one write transaction.
@@ -48,13 +47,40 @@ func detach(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithCancel(d)
 }
 
-func (db *DB) attempt(ctx context.Context, key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) error {
+// runAlone runs m as a transaction of its own on lane, again while it loses
+// deadlocks, and sets its answer.
+func (db *DB) runAlone(lane int, m *member) {
+	db.batch.stats.alone.Add(1)
+	for attempt := 1; ; attempt++ {
+		var reply *stockroom.Reply
+		err := db.onLane(m.ctx, lane, func(t *Tx) error {
+			if t.pg != nil {
+				t.observe = db.observeSends
+			}
+			var err error
+			reply, err = t.run(m.key, m.fn)
+			return err
+		})
+		if err == nil || attempt == maxAttempts || !isRetryable(err) || m.ctx.Err() != nil {
+			m.err, m.reply = db.classify(err), reply
+			return
+		}
+	}
+}
+
+// onLane runs f on a transaction not yet begun on lane's connection: on
+// PostgreSQL one from the pool, on SQLite the one writer.
+func (db *DB) onLane(ctx context.Context, lane int, f func(t *Tx) error) error {
 	if db.engine == SQLite {
-		lite, err := db.write.BeginTx(ctx, nil)
+		w, err := db.liteWriter(ctx)
 		if err != nil {
 			return err
 		}
-		return (&Tx{ctx: ctx, lite: lite}).run(key, fn)
+		err = f(&Tx{ctx: ctx, lite: w, shard: lane})
+		if w.broken(err) {
+			db.dropLiteWriter()
+		}
+		return err
 	}
 	conn, err := db.write.Conn(ctx)
 	if err != nil {
@@ -66,36 +92,42 @@ func (db *DB) attempt(ctx context.Context, key *stockroom.IdempotencyKey, fn fun
 		if !ok {
 			return fmt.Errorf("postgres connection is a %T", driverConn)
 		}
-		return (&Tx{ctx: ctx, pg: c.Conn(), observe: db.observeSends}).run(key, fn)
+		return f(&Tx{ctx: ctx, pg: c.Conn(), shard: lane})
 	})
 }
 
 // run carries out one attempt of a transaction, rolling it back on any
-// error. The key's answer is handed to the caller only once committed.
-func (t *Tx) run(key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) error {
-	if key != nil {
-		key.Recorded = nil
-		t.claimKey(key)
-	}
-	result, err := fn(t)
-	var reply stockroom.Reply
-	if err == nil && key != nil {
-		reply, err = t.recordAnswer(key, result)
-	}
+// error. It returns the key's answer as committed.
+func (t *Tx) run(key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) (*stockroom.Reply, error) {
+	reply, err := t.apply(key, fn)
 	if err == nil {
 		err = t.commit()
 	}
 	if err != nil {
 		t.rollback()
-		return err
-	}
-	if key != nil {
-		key.Recorded = &reply
+		return nil, err
 	}
 	if t.observe != nil {
 		t.observe(t.sends)
 	}
-	return nil
+	return reply, nil
+}
+
+// apply queues a member's claim of its key, runs fn and queues the key's
+// answer: all of a transaction but its end.
+func (t *Tx) apply(key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) (*stockroom.Reply, error) {
+	if key != nil {
+		t.claimKey(key)
+	}
+	result, err := fn(t)
+	if err != nil || key == nil {
+		return nil, err
+	}
+	reply, err := t.recordAnswer(key, result)
+	if err != nil {
+		return nil, err
+	}
+	return &reply, nil
 }
 
 // updateNoResult is update for transactions whose caller needs no result

@@ -36,6 +36,7 @@ func (h *harness) testNeverPromisedTwice(t *testing.T) {
 			soLine(s.b.PartNo, int64(1+i/2%2), u(int64(4+i%3))))
 	}
 	tally := &allocTally{net: map[string]stockroom.Units{}, shipped: map[string]stockroom.Units{}, commits: map[int64]bool{}, ok: map[string]int{}}
+	before := s.WriteStats()
 	var wg sync.WaitGroup
 	for w := range 32 {
 		wg.Go(func() {
@@ -73,6 +74,7 @@ func (h *harness) testNeverPromisedTwice(t *testing.T) {
 		}
 	}
 	s.audit()
+	s.checkBatched(before)
 }
 
 // allocTally gathers what the workers' answers say: per order line

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/store"
 )
 
 // The concurrency test: many workers, each mixing every kind of stock
@@ -162,11 +163,13 @@ func (h *harness) testInventoryConcurrency(t *testing.T) {
 	must(t, s.CreateItem(ctx, nil, &c))
 	items := []int64{s.a.PartNo, s.b.PartNo, c.PartNo}
 	m := newMixState()
+	before := s.WriteStats()
 	s.runMix(m, items, 16, 50, 10)
 	if t.Failed() {
 		return
 	}
 	s.audit()
+	s.checkBatched(before)
 	for i, part := range items {
 		for wid := int64(1); wid <= 3; wid++ {
 			if l := s.level(part, wid); l.InStock != m.net[mixLot{i, wid, 0}] {
@@ -357,4 +360,17 @@ func (s *stockDB) runMix(m *mixState, items []int64, workers, each int, seed uin
 		})
 	}
 	wg.Wait()
+}
+
+// checkBatched fails the test unless some of the writes since before were
+// committed as members of batches: a concurrency test is to prove the
+// batched write path (group commit), not only transactions run alone.
+func (s *stockDB) checkBatched(before store.WriteStats) {
+	s.t.Helper()
+	after := s.WriteStats()
+	if after.Batches == before.Batches {
+		s.t.Errorf("write stats %+v then %+v: no batch; the test did not run the batched path", before, after)
+	}
+	s.t.Logf("writes: %d batches of %d members, %d alone, %d run again", after.Batches-before.Batches,
+		after.Batched-before.Batched, after.Alone-before.Alone, after.Again-before.Again)
 }

@@ -29,10 +29,12 @@ func (h *harness) testOwnerConcurrency(t *testing.T) {
 	if testdb.Race { // see skipSizeUnderRace: SQLite under the race detector is slow
 		steps = 25
 	}
+	before := s.WriteStats()
 	s.runMix(m, items, 16, steps, 40)
 	if t.Failed() {
 		return
 	}
+	s.checkBatched(before)
 	for _, f := range m.foreign {
 		t.Error(f)
 	}

@@ -36,6 +36,7 @@ func Run(t *testing.T, newDSN func(testing.TB) string) {
 	t.Run("ShippingOrders", h.testShippingOrders)
 	t.Run("Transits", h.testTransits)
 	t.Run("Allocations", h.testAllocations)
+	t.Run("BatchMembersFail", h.testBatchMembersFail)
 }
 
 type harness struct {

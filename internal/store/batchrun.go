@@ -1,0 +1,105 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// runBatch applies a batch's members in one transaction on lane, each in a
+// savepoint of its own, and commits them together. A batch of one is a
+// transaction of its own, as when there is no batching at all.
+func (db *DB) runBatch(lane int, ms []*member) {
+	if len(ms) == 1 {
+		db.runAlone(lane, ms[0])
+		return
+	}
+	db.batch.stats.batches.Add(1)
+	db.batch.stats.batched.Add(int64(len(ms)))
+	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
+	defer cancel()
+	err := db.onLane(ctx, lane, func(t *Tx) error {
+		var lead []stmt // the batch's own first statements, sent with the first member's
+		if t.pg != nil {
+			lead = append(lead, stmt{sql: "SET LOCAL lock_timeout = '" + batchLockTimeout + "'"})
+		}
+		for i, m := range ms {
+			mt := &Tx{ctx: m.ctx, pg: t.pg, lite: t.lite, begun: t.begun, shard: t.shard, queue: slices.Clone(lead)}
+			err := mt.member(i, m)
+			t.begun = mt.begun
+			if mt.sends > 0 {
+				lead = nil
+			}
+			if err != nil {
+				t.rollback()
+				return err
+			}
+		}
+		if err := t.commit(); err != nil {
+			t.rollback()
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		// Nothing of the batch is durable, and its members' answers were
+		// given against changes that are gone: each runs again, alone.
+		for _, m := range ms {
+			m.err, m.reply, m.again = nil, nil, true
+		}
+		return
+	}
+	for _, m := range ms {
+		if !m.again {
+			m.err = db.classify(m.err)
+		}
+	}
+}
+
+// batchTimeout bounds what a batch's own statements (its BEGIN, its
+// savepoints' ends and its COMMIT) may take; each member's statements run
+// within that member's deadline.
+const batchTimeout = 30 * time.Second
+
+// batchLockTimeout bounds a batched member's wait for a row lock
+// (PostgreSQL). A member alone takes its locks in the one order of the
+// write path (ARCHITECTURE.md), but a batch takes its members' one after
+// the other, so two batches on different lanes, or a batch and a lone
+// transaction, can wait for each other. A member that waits this long is
+// rolled back to its savepoint and run again alone after its batch has
+// committed, which releases whatever the other was waiting for: a batch
+// never waits long, so no cycle of waits lasts, and nobody waits for
+// PostgreSQL's deadlock detector (a second).
+const batchLockTimeout = "20ms"
+
+// member runs m in a savepoint of the batch's transaction and sets its
+// error, or marks it to run again alone (a deadlock victim). It returns an
+// error only when the transaction cannot go on: when m could not be rolled
+// back to its savepoint.
+func (t *Tx) member(i int, m *member) error {
+	sp := "m" + strconv.Itoa(i)
+	t.exec("SAVEPOINT " + sp) // after the batch's lead, which a rollback to sp keeps
+	reply, err := t.apply(m.key, m.fn)
+	if err == nil {
+		t.exec("RELEASE SAVEPOINT " + sp)
+		if err = t.flush(); err == nil {
+			m.err, m.reply = nil, reply
+			return nil
+		}
+	}
+	t.queue, t.checks = nil, nil
+	if t.sends > 0 {
+		t.exec("ROLLBACK TO SAVEPOINT " + sp)
+		t.exec("RELEASE SAVEPOINT " + sp)
+		if rerr := t.flush(); rerr != nil {
+			return rerr
+		}
+	}
+	if isRetryable(err) || isLockTimeout(err) {
+		m.again = true
+		return nil
+	}
+	m.err = err
+	return nil
+}

@@ -1,0 +1,121 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stockroom/stockroom"
+)
+
+// testBatchMembersFail makes one batch whose members depend on one another
+// and some of which must fail, and checks that each member got the answer
+// it would have got alone, in the batch's order, and that the refusals
+// changed nothing and undid nothing of the others.
+func (h *harness) testBatchMembersFail(t *testing.T) {
+	s := h.openStock(t)
+	gone := newItem("GONE", t0)
+	gone.Discontinued = true
+	must(t, s.CreateItem(ctx, nil, &gone))
+	first, err := s.Receive(ctx, nil, stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Units: u(10)}}, s.entry())
+	must(t, err)
+	huge := u(4_500_000_000_000) // a second one passes the largest figure kept, 8e12
+	keyed := func(n int) *stockroom.IdempotencyKey {
+		return &stockroom.IdempotencyKey{ClientID: "c", Key: fmt.Sprint("batch-", n), RequestHash: "h", Time: t0,
+			Answer: func(any) stockroom.Reply { return stockroom.Reply{Status: 201, Body: []byte("{}")} }}
+	}
+	receive := func(part, wid int64, units stockroom.Units, key *stockroom.IdempotencyKey) func(e stockroom.LedgerEntry) (int64, error) {
+		return func(e stockroom.LedgerEntry) (int64, error) {
+			res, err := s.Receive(ctx, key, stockroom.Receipt{PartNo: part, ReceiveRequest: stockroom.ReceiveRequest{WID: wid, Units: units}}, e)
+			return res.TransactionID, err
+		}
+	}
+	draw := func(typ stockroom.TxType, units stockroom.Units) func(e stockroom.LedgerEntry) (int64, error) {
+		return func(e stockroom.LedgerEntry) (int64, error) {
+			res, err := s.Withdraw(ctx, nil, stockroom.Withdrawal{Type: typ, PartNo: s.a.PartNo, WID: 1, Units: units, ToWID: 2, ToSpot: "M"}, e)
+			return res.TransactionID, err
+		}
+	}
+	members := []struct {
+		name string
+		run  func(e stockroom.LedgerEntry) (int64, error)
+		want func(error) bool // nil: succeeds
+	}{
+		{"issue 4 of 10", draw(stockroom.TxIssue, u(4)), nil},
+		{"issue 10 of the 6 left", draw(stockroom.TxIssue, u(10)), isCode(stockroom.ECONFLICT)},
+		{"receive of a discontinued item", receive(gone.PartNo, 1, u(1), nil), isErr(stockroom.ErrDiscontinued)},
+		{"huge receive", receive(s.b.PartNo, 2, huge, keyed(1)), nil},
+		{"second huge receive", receive(s.b.PartNo, 2, huge, nil), isErr(stockroom.ErrFigureTooLarge)},
+		{"the first key again", receive(s.b.PartNo, 2, huge, keyed(1)), isReplay},
+		{"move 6 to warehouse 2", draw(stockroom.TxMove, u(6)), nil},
+		{"issue 1 of none left", draw(stockroom.TxIssue, u(1)), isCode(stockroom.ECONFLICT)},
+		{"receive 3 of B", receive(s.b.PartNo, 1, u(3), nil), nil},
+	}
+	before := s.WriteStats()
+	queued, release := s.HoldWritesForTest()
+	type answer struct {
+		txID int64
+		err  error
+	}
+	answers := make([]answer, len(members))
+	var wg sync.WaitGroup
+	for i, m := range members {
+		e := s.entry()
+		e.Reference = fmt.Sprint("member-", i)
+		wg.Go(func() {
+			txID, err := m.run(e)
+			answers[i] = answer{txID, err}
+		})
+		for queued() < i+1 { // each joins the queue in its turn: the batch's order
+			time.Sleep(time.Millisecond)
+		}
+	}
+	release()
+	wg.Wait()
+	after := s.WriteStats()
+	if after.Batches-before.Batches < 1 || after.Batched-before.Batched < int64(len(members)-1) {
+		t.Fatalf("write stats %+v then %+v: the members were not batched", before, after)
+	}
+	var outcomes []outcome
+	for i, m := range members {
+		a := answers[i]
+		switch {
+		case m.want == nil && a.err != nil:
+			t.Errorf("%s: %v, want success", m.name, a.err)
+		case m.want != nil && !m.want(a.err):
+			t.Errorf("%s: %v, want another refusal", m.name, a.err)
+		}
+		o := outcome{ref: fmt.Sprint("member-", i), op: m.name, ok: a.err == nil}
+		if a.err == nil {
+			o.txID = a.txID
+		}
+		outcomes = append(outcomes, o)
+	}
+	// The lot received before the batch is the ledger's one more entry.
+	outcomes = append(outcomes, outcome{ref: "ref", op: "first receive", ok: true, txID: first.TransactionID})
+	s.checkLedgerByReference(outcomes)
+	for _, c := range []struct {
+		part, wid int64
+		want      stockroom.Units
+	}{{s.a.PartNo, 1, u(0)}, {s.a.PartNo, 2, u(6)}, {s.b.PartNo, 2, huge}, {s.b.PartNo, 1, u(3)}, {gone.PartNo, 1, u(0)}} {
+		if got := s.level(c.part, c.wid).InStock; got != c.want {
+			t.Errorf("item %d warehouse %d: inStock %s, want %s", c.part, c.wid, got, c.want)
+		}
+	}
+	s.audit()
+}
+
+func isCode(code string) func(error) bool {
+	return func(err error) bool { return stockroom.ErrorCode(err) == code }
+}
+
+func isErr(want error) func(error) bool {
+	return func(err error) bool { return errors.Is(err, want) }
+}
+
+func isReplay(err error) bool {
+	var r *stockroom.Replayed
+	return errors.As(err, &r) && r.Reply.Status == 201
+}
