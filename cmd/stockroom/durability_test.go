@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stockroom/stockroom/internal/store"
 	"github.com/stockroom/stockroom/internal/testdb"
@@ -30,13 +31,7 @@ import (
 func TestAcknowledgedWritesSurviveKill(t *testing.T) {
 	for _, engine := range testdb.Engines(t) {
 		t.Run(engine, func(t *testing.T) {
-			dsn := testdb.DSN(t, engine)
-			p := startProc(t, "--db", dsn, "--rate-limit", "10000000")
-			token := newClientToken(t, dsn, p.url)
-			if s, b, _ := call("POST", p.url+"/api/v1/Item", token, `{"shortID":"DUR-1","description":"durability test"}`); s != 201 {
-				t.Fatalf("create item: %d %s", s, b)
-			}
-
+			dsn, p, token := startDurability(t, engine)
 			acked := receiveBurst(t, p.url, token, 16, 200)
 			p.kill() // at once: the last answer has just arrived
 
@@ -55,17 +50,8 @@ func TestAcknowledgedWritesSurviveKill(t *testing.T) {
 					t.Errorf("the writer runs with synchronous=%d (%v); want 2 (FULL), or a 2xx can vanish on power loss", mode, err)
 				}
 			}
-			ledger := ledgerByReference(t, db, "dur-")
-			for ref, txID := range acked {
-				if ids := ledger[ref]; len(ids) != 1 || ids[0] != txID {
-					t.Errorf("%s was answered with transaction %d; the ledger has %v", ref, txID, ids)
-				}
-			}
-			if len(ledger) != len(acked) {
+			if ledger := checkAcked(t, db, dsn, "dur-", acked); len(ledger) != len(acked) {
 				t.Errorf("the ledger has %d dur- references for %d acknowledged receives", len(ledger), len(acked))
-			}
-			if out := mustAdmin(t, dsn, "audit"); !strings.Contains(out, "every invariant holds") {
-				t.Errorf("audit: %s", out)
 			}
 		})
 	}
@@ -132,6 +118,104 @@ func ledgerByReference(t *testing.T, db *store.DB, prefix string) map[string][]i
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
+	}
+	return ledger
+}
+
+// TestKillDuringBatchedLoad: SIGKILL of the server while 16 workers keep
+// receiving, once the metrics show that writes are being committed in
+// batches (group commit). Every receive answered 2xx before the kill is in
+// the ledger exactly once, under the transaction id its answer gave, and the
+// audit finds nothing. Requests cut off by the kill may or may not have
+// committed; the test asks nothing of them.
+func TestKillDuringBatchedLoad(t *testing.T) {
+	for _, engine := range testdb.Engines(t) {
+		t.Run(engine, func(t *testing.T) {
+			dsn, p, token := startDurability(t, engine)
+			var (
+				mu    sync.Mutex
+				acked = map[string]int64{}
+				wg    sync.WaitGroup
+			)
+			for w := range 32 {
+				wg.Go(func() {
+					for i := 0; ; i++ {
+						ref := fmt.Sprintf("kill-%d-%d", w, i)
+						body := fmt.Sprintf(`{"itemID":"DUR-1","wid":1,"units":1,"reasonCode":1,"reference":%q}`, ref)
+						status, resp, _ := call("POST", p.url+"/api/v1/Inventory/Receive", token, body)
+						if status == 0 {
+							return // the server is gone
+						}
+						var v struct{ TransactionID int64 }
+						if status != 201 || json.Unmarshal(resp, &v) != nil || v.TransactionID == 0 {
+							t.Errorf("receive %s: %d %s", ref, status, resp)
+							return
+						}
+						mu.Lock()
+						acked[ref] = v.TransactionID
+						mu.Unlock()
+					}
+				})
+			}
+			deadline := time.Now().Add(30 * time.Second)
+			for batched := false; !batched; {
+				if time.Now().After(deadline) {
+					p.kill()
+					t.Fatal("no batch in 30 s of load from 32 workers")
+				}
+				time.Sleep(20 * time.Millisecond)
+				m := getMetrics(t, p.url)
+				mu.Lock()
+				n := len(acked)
+				mu.Unlock()
+				batched = n >= 200 && !strings.Contains(m, "stockroom_write_batches_total 0\n") && strings.Contains(m, "stockroom_write_batches_total ")
+			}
+			p.kill()
+			wg.Wait()
+
+			db, err := store.Open(context.Background(), dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			ledger := checkAcked(t, db, dsn, "kill-", acked)
+			for ref, ids := range ledger {
+				if len(ids) != 1 {
+					t.Errorf("%s is in the ledger %d times", ref, len(ids))
+				}
+			}
+			t.Logf("%d receives answered before the kill, %d in the ledger", len(acked), len(ledger))
+		})
+	}
+}
+
+// startDurability starts a server on a fresh database of engine, with a
+// client's token and the item DUR-1.
+func startDurability(t *testing.T, engine string) (dsn string, p *proc, token string) {
+	t.Helper()
+	dsn = testdb.DSN(t, engine)
+	p = startProc(t, "--db", dsn, "--rate-limit", "10000000")
+	token = newClientToken(t, dsn, p.url)
+	if s, b, _ := call("POST", p.url+"/api/v1/Item", token, `{"shortID":"DUR-1","description":"durability test"}`); s != 201 {
+		t.Fatalf("create item: %d %s", s, b)
+	}
+	return dsn, p, token
+}
+
+// checkAcked fails the test unless every acknowledged receive (by
+// reference) is in the ledger once, under the transaction id its answer
+// gave, and the audit finds nothing. It returns the ledger's transactions
+// by reference, of the references that start with prefix.
+func checkAcked(t *testing.T, db *store.DB, dsn, prefix string, acked map[string]int64) map[string][]int64 {
+	t.Helper()
+	ledger := ledgerByReference(t, db, prefix)
+	for ref, txID := range acked {
+		if ids := ledger[ref]; len(ids) != 1 || ids[0] != txID {
+			t.Errorf("%s was answered with transaction %d; the ledger has %v", ref, txID, ids)
+		}
+	}
+	if out := mustAdmin(t, dsn, "audit"); !strings.Contains(out, "every invariant holds") {
+		t.Errorf("audit: %s", out)
 	}
 	return ledger
 }

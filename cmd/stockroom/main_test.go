@@ -545,6 +545,8 @@ func TestMetrics(t *testing.T) {
 		`stockroom_rate_limit_rejections_total{budget="client"} 2`,
 		`stockroom_stock_transactions_total{type="receive"} 1`,
 		`stockroom_rate_limit_redis_up 0`,
+		"stockroom_write_batches_total 0\n", // one request at a time: never a batch
+		`stockroom_write_alone_total `,
 		`go_sql_open_connections{db_name="sqlite-write"}`,
 		`go_goroutines`,
 	} {

@@ -13,6 +13,7 @@ import (
 	"github.com/stockroom/stockroom/internal/metrics"
 	"github.com/stockroom/stockroom/internal/ratelimit"
 	"github.com/stockroom/stockroom/internal/service"
+	"github.com/stockroom/stockroom/internal/store"
 )
 
 // serveConfig is the typed configuration of `stockroom serve`, read from flags
@@ -86,6 +87,7 @@ func serve(ctx context.Context, e env, cfg serveConfig) error {
 	for name, pool := range db.Pools() {
 		m.AddDB(name, pool)
 	}
+	addWriteStats(m, db)
 	var limiter ratelimit.Limiter = ratelimit.NewLocal(cfg.RateLimit, nil)
 	if cfg.Redis != "" {
 		rl := ratelimit.NewRedis(ratelimit.RedisOptions{Addr: cfg.Redis, PerMinute: cfg.RateLimit, Logger: logger, OnState: m.RedisUp})
@@ -226,5 +228,24 @@ func sweepIdempotencyKeys(ctx context.Context, svc *service.Service, logger *slo
 		} else if n > 0 {
 			logger.Info("swept expired idempotency keys", "count", n)
 		}
+	}
+}
+
+// addWriteStats exports the write path's group commit counts.
+func addWriteStats(m *metrics.Metrics, db *store.DB) {
+	for _, c := range []struct {
+		name, help string
+		get        func(store.WriteStats) int64
+	}{
+		{"stockroom_write_batches_total", "Write transactions that carried a batch of more than one request (group commit).",
+			func(s store.WriteStats) int64 { return s.Batches }},
+		{"stockroom_write_batched_total", "Requests written as members of a batch.",
+			func(s store.WriteStats) int64 { return s.Batched }},
+		{"stockroom_write_alone_total", "Write transactions of one request: at an idle moment, or run again after a batch.",
+			func(s store.WriteStats) int64 { return s.Alone }},
+		{"stockroom_write_again_total", "Batch members run again alone: they waited too long for a lock, or their batch failed.",
+			func(s store.WriteStats) int64 { return s.Again }},
+	} {
+		m.AddCounterFunc(c.name, c.help, func() float64 { return float64(c.get(db.WriteStats())) })
 	}
 }

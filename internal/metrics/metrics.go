@@ -68,6 +68,11 @@ func (m *Metrics) AddDB(name string, db *sql.DB) {
 	m.registry.MustRegister(collectors.NewDBStatsCollector(db, name))
 }
 
+// AddCounterFunc adds a counter read from f at each scrape.
+func (m *Metrics) AddCounterFunc(name, help string, f func() float64) {
+	m.registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, f))
+}
+
 // Request records one response.
 func (m *Metrics) Request(route string, code int, d time.Duration) {
 	if m == nil {
