@@ -28,7 +28,9 @@
 # receive, issue and move are measured base, head, base, head ... for
 # ROUNDS rounds (default 3), so the difference can be read against the
 # spread between rounds of one binary; the head's requests name an owner,
-# the base's none.
+# the base's none. Then each serves a lone receive (one connection, one
+# request at a time), whose medians are compared: group commit (issue 15)
+# must not make a request wait for company at low load.
 #
 #   bash bench/inventory.sh             # from the repository root
 #   ITEMS=1000 LOTS=30000 WAREHOUSES=2 DURATION=3s bash bench/inventory.sh
@@ -103,6 +105,13 @@ stock() { # OP NAME [OWNERS]: wrk on one stock operation of the server at $PORT
   measure "$2" -s bench/stock.lua "http://127.0.0.1:$PORT/" -- "$TOKEN" "$1" "$ITEMS" "$WAREHOUSES" "${3:-}"
 }
 
+# lone NAME-SUFFIX [OWNERS]: the median of a lone receive (one connection,
+# one request at a time): what a client sees at low load, where group
+# commit must add nothing.
+lone() {
+  measure_at 1 "lone receive $1" -s bench/stock.lua "http://127.0.0.1:$PORT/" -- "$TOKEN" receive "$ITEMS" "$WAREHOUSES" "${2:-}"
+}
+
 # levels NAME-SUFFIX: the median of a lone request for StockLevels page 1,
 # summed over owners and (for a build with owners) with ?owner=2.
 levels() {
@@ -171,6 +180,8 @@ if [ -n "$BASE" ]; then
   done
   OUT=$BASEOUT PORT=$BASEPORT TOKEN=$BASETOKEN levels base "$BASE_OWNERS"
   OUT=$HEADOUT PORT=$HEADPORT TOKEN=$HEADTOKEN levels head owners
+  OUT=$BASEOUT PORT=$BASEPORT TOKEN=$BASETOKEN lone base "$BASE_OWNERS"
+  OUT=$HEADOUT PORT=$HEADPORT TOKEN=$HEADTOKEN lone head "$OWNER_LIST"
   kill "$BASEPID" "$HEADPID"; wait "$BASEPID" "$HEADPID" 2>/dev/null || true
   OUT=$HEADOUT pgbench_tps
   echo
@@ -189,6 +200,10 @@ if [ -n "$BASE" ]; then
     dir=$HEADOUT; [ "${name%_base}" = "$name" ] || dir=$BASEOUT
     [ -f "$dir/wrk-$name.txt" ] || continue
     printf '%-28s median %8.3f ms (goal < 10 ms)\n' "$name" "$(wrk_ms "$dir/wrk-$name.txt" 50%)"
+  done
+  for run in base head; do
+    dir=$HEADOUT; [ "$run" = head ] || dir=$BASEOUT
+    printf '%-28s median %8.3f ms (goal: head no worse than base)\n' "lone receive $run" "$(wrk_ms "$dir/wrk-lone_receive_$run.txt" 50%)"
   done
   echo
   printf 'base: '; "$BASEOUT/stockroom" audit --db "$BASEDSN"
