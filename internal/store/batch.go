@@ -120,23 +120,33 @@ func (b *batcher) do(ctx context.Context, key *stockroom.IdempotencyKey, fn func
 }
 
 // lead runs a batch on its lane, answers its members, and hands the lane
-// to the next batch, or frees it.
+// to the next batch, or frees it. Members whose answers the commit settled
+// are answered at once; those to run again alone follow, on the same lane.
 func (b *batcher) lead(r run) {
 	b.db.runBatch(r.lane, r.members)
+	var again []*member
 	for _, m := range r.members {
 		if m.again {
-			m.again = false
-			b.stats.again.Add(1)
-			b.db.runAlone(r.lane, m)
+			again = append(again, m)
+			continue
 		}
-		if m.key != nil {
-			m.key.Recorded = m.reply
-		}
+		m.answer()
+	}
+	for _, m := range again {
+		m.again = false
+		b.stats.again.Add(1)
+		b.db.runAlone(r.lane, m)
+		m.answer()
 	}
 	b.handOff(r.lane)
-	for _, m := range r.members {
-		close(m.done)
+}
+
+// answer hands m its answer: its key's recorded reply, and done.
+func (m *member) answer() {
+	if m.key != nil {
+		m.key.Recorded = m.reply
 	}
+	close(m.done)
 }
 
 // handOff gives lane to the queue's next batch, led by its first member,
