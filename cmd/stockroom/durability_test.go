@@ -71,15 +71,13 @@ func receiveBurst(t *testing.T, base, token string, workers, n int) map[string]i
 		wg.Go(func() {
 			for i := w; i < n; i += workers {
 				ref := fmt.Sprintf("dur-%d", i)
-				body := fmt.Sprintf(`{"itemID":"DUR-1","wid":1,"units":1,"reasonCode":1,"reference":%q}`, ref)
-				status, resp, _ := call("POST", base+"/api/v1/Inventory/Receive", token, body)
-				var v struct{ TransactionID int64 }
-				if status != 201 || json.Unmarshal(resp, &v) != nil || v.TransactionID == 0 {
+				txID, status, resp := receiveOne(base, token, ref)
+				if txID == 0 {
 					t.Errorf("receive %s: %d %s", ref, status, resp)
 					continue
 				}
 				mu.Lock()
-				acked[ref] = v.TransactionID
+				acked[ref] = txID
 				mu.Unlock()
 			}
 		})
@@ -141,18 +139,16 @@ func TestKillDuringBatchedLoad(t *testing.T) {
 				wg.Go(func() {
 					for i := 0; ; i++ {
 						ref := fmt.Sprintf("kill-%d-%d", w, i)
-						body := fmt.Sprintf(`{"itemID":"DUR-1","wid":1,"units":1,"reasonCode":1,"reference":%q}`, ref)
-						status, resp, _ := call("POST", p.url+"/api/v1/Inventory/Receive", token, body)
+						txID, status, resp := receiveOne(p.url, token, ref)
 						if status == 0 {
 							return // the server is gone
 						}
-						var v struct{ TransactionID int64 }
-						if status != 201 || json.Unmarshal(resp, &v) != nil || v.TransactionID == 0 {
+						if txID == 0 {
 							t.Errorf("receive %s: %d %s", ref, status, resp)
 							return
 						}
 						mu.Lock()
-						acked[ref] = v.TransactionID
+						acked[ref] = txID
 						mu.Unlock()
 					}
 				})
@@ -218,4 +214,17 @@ func checkAcked(t *testing.T, db *store.DB, dsn, prefix string, acked map[string
 		t.Errorf("audit: %s", out)
 	}
 	return ledger
+}
+
+// receiveOne sends a receive of one unit of DUR-1 with reference ref and
+// returns the transaction id of its 201 answer, 0 for any other answer
+// (status 0: none came).
+func receiveOne(base, token, ref string) (txID int64, status int, resp []byte) {
+	body := fmt.Sprintf(`{"itemID":"DUR-1","wid":1,"units":1,"reasonCode":1,"reference":%q}`, ref)
+	status, resp, _ = call("POST", base+"/api/v1/Inventory/Receive", token, body)
+	var v struct{ TransactionID int64 }
+	if status != 201 || json.Unmarshal(resp, &v) != nil {
+		return 0, status, resp
+	}
+	return v.TransactionID, status, resp
 }

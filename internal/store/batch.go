@@ -32,11 +32,7 @@ import (
 // in the order each would alone. Two members with the same idempotency key
 // are never in one batch: the second waits for the next.
 type batcher struct {
-	db *DB
-	// max bounds a batch. PostgreSQL keeps up to 64 subtransactions of a
-	// transaction in shared memory; beyond that every snapshot taken
-	// elsewhere must look them up on disk, so batches stay below it.
-	max   int
+	db    *DB
 	lanes int
 
 	mu    sync.Mutex
@@ -65,7 +61,9 @@ func (db *DB) WriteStats() WriteStats {
 	return WriteStats{Batches: s.batches.Load(), Batched: s.batched.Load(), Alone: s.alone.Load(), Again: s.again.Load()}
 }
 
-// maxBatch is the largest batch.
+// maxBatch is the largest batch. PostgreSQL keeps up to 64 subtransactions
+// of a transaction in shared memory; beyond that every snapshot taken
+// elsewhere must look them up on disk, so batches stay below it.
 const maxBatch = 32
 
 // member is one write transaction waiting for, or in, a batch.
@@ -89,7 +87,7 @@ type run struct {
 }
 
 func newBatcher(db *DB, lanes int) *batcher {
-	b := &batcher{db: db, max: maxBatch, lanes: lanes}
+	b := &batcher{db: db, lanes: lanes}
 	for i := lanes - 1; i >= 0; i-- {
 		b.free = append(b.free, i)
 	}
@@ -161,7 +159,7 @@ func (b *batcher) handOff(lane int) {
 	var batch, rest []*member
 	keys := map[string]bool{}
 	for _, m := range b.queue {
-		if len(batch) == b.max || m.key != nil && keys[keyID(m.key)] {
+		if len(batch) == maxBatch || m.key != nil && keys[keyID(m.key)] {
 			rest = append(rest, m)
 			continue
 		}

@@ -20,10 +20,7 @@ func (db *DB) runBatch(lane int, ms []*member) {
 	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
 	defer cancel()
 	err := db.onLane(ctx, lane, func(t *Tx) error {
-		var lead []stmt // the batch's own first statements, sent with the first member's
-		if t.pg != nil {
-			lead = append(lead, stmt{sql: "SET LOCAL lock_timeout = '" + batchLockTimeout + "'"})
-		}
+		lead := t.batchSettings() // sent with the first member's statements
 		for i, m := range ms {
 			mt := &Tx{ctx: m.ctx, pg: t.pg, lite: t.lite, begun: t.begun, shard: t.shard, queue: slices.Clone(lead)}
 			err := mt.member(i, m)
@@ -61,17 +58,6 @@ func (db *DB) runBatch(lane int, ms []*member) {
 // savepoints' ends and its COMMIT) may take; each member's statements run
 // within that member's deadline.
 const batchTimeout = 30 * time.Second
-
-// batchLockTimeout bounds a batched member's wait for a row lock
-// (PostgreSQL). A member alone takes its locks in the one order of the
-// write path (ARCHITECTURE.md), but a batch takes its members' one after
-// the other, so two batches on different lanes, or a batch and a lone
-// transaction, can wait for each other. A member that waits this long is
-// rolled back to its savepoint and run again alone after its batch has
-// committed, which releases whatever the other was waiting for: a batch
-// never waits long, so no cycle of waits lasts, and nobody waits for
-// PostgreSQL's deadlock detector (a second).
-const batchLockTimeout = "20ms"
 
 // member runs m in a savepoint of the batch's transaction and sets its
 // error, or marks it to run again alone (a deadlock victim). It returns an

@@ -50,7 +50,8 @@ func (c countChanges) lot(wid int64, by int64, all, inStock bool) {
 // addCounts queues the changes to kept counts, in one statement whose rows
 // are locked in name order (the counters are shared by every transaction,
 // so they are best changed last, and held until the commit only). Each
-// change lands on one random shard of its count.
+// change lands on the shard of its transaction's lane (Tx.shard), so that
+// transactions of different lanes never wait for one another's row.
 func (t *Tx) addCounts(c countChanges) {
 	names := make([]string, 0, len(c))
 	for name, by := range c {

@@ -113,3 +113,23 @@ func isLockTimeout(err error) bool {
 	var pgErr *pgconn.PgError
 	return errors.As(err, &pgErr) && pgErr.Code == "55P03"
 }
+
+// batchLockTimeout bounds a batched member's wait for a row lock
+// (PostgreSQL). A member alone takes its locks in the one order of the
+// write path (ARCHITECTURE.md), but a batch takes its members' one after
+// the other, so two batches on different lanes, or a batch and a lone
+// transaction, can wait for each other. A member that waits this long is
+// rolled back to its savepoint and run again alone after its batch has
+// committed, which releases whatever the other was waiting for: a batch
+// never waits long, so no cycle of waits lasts, and nobody waits for
+// PostgreSQL's deadlock detector (a second).
+const batchLockTimeout = "20ms"
+
+// batchSettings are the statements that open a batch's transaction:
+// PostgreSQL's lock timeout; SQLite, one writer, waits for nobody.
+func (t *Tx) batchSettings() []stmt {
+	if t.pg == nil {
+		return nil
+	}
+	return []stmt{{sql: "SET LOCAL lock_timeout = '" + batchLockTimeout + "'"}}
+}

@@ -52,8 +52,8 @@ func (w *liteWriter) close() {
 	_ = w.conn.Close()
 }
 
-// broken reports whether err means the connection is no longer usable.
-func (w *liteWriter) broken(err error) bool {
+// connBroken reports whether err means the connection is no longer usable.
+func connBroken(err error) bool {
 	return errors.Is(err, sql.ErrConnDone) || errors.Is(err, driver.ErrBadConn)
 }
 

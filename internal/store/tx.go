@@ -228,10 +228,10 @@ func (t *Tx) commit() error {
 // the connection goes back to the pool only outside a transaction: the
 // driver discards one left inside (its ResetSession checks).
 func (t *Tx) rollback() {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.ctx), rollbackTimeout)
+	defer cancel()
 	if t.lite != nil {
 		if t.begun {
-			ctx, cancel := context.WithTimeout(context.WithoutCancel(t.ctx), rollbackTimeout)
-			defer cancel()
 			_ = t.lite.exec(ctx, "ROLLBACK")
 		}
 		return
@@ -239,8 +239,6 @@ func (t *Tx) rollback() {
 	if t.pg.IsClosed() || t.pg.PgConn().TxStatus() == 'I' {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.ctx), rollbackTimeout)
-	defer cancel()
 	_, _ = t.pg.Exec(ctx, "ROLLBACK")
 }
 

@@ -77,7 +77,7 @@ func (db *DB) onLane(ctx context.Context, lane int, f func(t *Tx) error) error {
 			return err
 		}
 		err = f(&Tx{ctx: ctx, lite: w, shard: lane})
-		if w.broken(err) {
+		if connBroken(err) {
 			db.dropLiteWriter()
 		}
 		return err
