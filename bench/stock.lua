@@ -5,10 +5,18 @@
 -- for a build without owners).
 local token, op, items, whs
 local owners = {}
+-- Each of wrk's threads runs its own Lua state, whose generator starts from
+-- the same state: seeded from the clock alone, the threads would send the
+-- same requests in step, and every request would contend for its twin's rows.
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("id", threads)
+end
 function init(args)
   token, op, items, whs = args[1], args[2], tonumber(args[3]), tonumber(args[4])
   for o in string.gmatch(args[5] or "", "%d+") do owners[#owners + 1] = o end
-  math.randomseed(os.time() + math.random(1e6))
+  math.randomseed(os.time() * 1000 + id)
 end
 local function owner()
   if #owners == 0 then return "" end

@@ -12,6 +12,8 @@ import (
 // Audit checks the invariants of the inventory over the whole database and
 // returns every discrepancy it finds (none when all hold):
 //
+//   - every lot's item and warehouse exist, every ledger row's item, every
+//     ledger line's row and lot;
 //   - no lot holds fewer than zero units;
 //   - an emptied lot is inactive and has a shipped date, a lot in stock has
 //     neither mark;
@@ -74,6 +76,19 @@ var auditChecks = slices.Concat(lotChecks, levelSumChecks(), orderChecks, transi
 // lotChecks hold the lots, their ledger lines and the kept figures of their
 // units to one another.
 var lotChecks = []auditCheck{
+	// The references of appended rows (foreign keys on SQLite only, see
+	// migration 10).
+	{`SELECT l.rec_no, l.part_no, l.wid FROM lots l
+	  WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.part_no = l.part_no)
+		OR NOT EXISTS (SELECT 1 FROM warehouses w WHERE w.wid = l.wid)`,
+		3, "lot %d names item %d or warehouse %d, which does not exist"},
+	{`SELECT t.id, t.part_no FROM transactions t
+	  WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.part_no = t.part_no)`,
+		2, "transaction %d names item %d, which does not exist"},
+	{`SELECT g.transaction_id, g.line, g.rec_no FROM transaction_lines g
+	  WHERE NOT EXISTS (SELECT 1 FROM transactions t WHERE t.id = g.transaction_id)
+		OR NOT EXISTS (SELECT 1 FROM lots l WHERE l.rec_no = g.rec_no)`,
+		3, "transaction %d line %d names lot %d, and one of the two does not exist"},
 	{`SELECT rec_no, units FROM lots WHERE units < 0`, 1, "lot %d holds %s units"},
 	{`SELECT rec_no FROM lots WHERE units = 0 AND (active OR shipped IS NULL)`,
 		1, "lot %d is empty but is not marked inactive and shipped"},

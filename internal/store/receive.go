@@ -38,11 +38,15 @@ func (db *DB) ReceiveMany(ctx context.Context, rs []stockroom.Receipt, e stockro
 
 // receiveLot inserts a lot made by a receipt, but only while its item is not
 // discontinued, its warehouse is active and its owner (a customer, $11) is
-// active: checked in the same statement, so no change slips between. A
-// receipt against a purchase order line (order number key $23, line $24)
-// without a price ($18) or supplier ($20) takes the line's unit price and
-// the order's vendor, as they are in the receipt's transaction. It returns
-// the new row and its owner's name (its associate).
+// active, and, for a receipt that took its item's default owner ($25 not
+// 0), while that is still the item's default: checked in the same
+// statement, so no change slips between. A receipt against a purchase order
+// line (order number key $23, line $24) without a price ($18) or supplier
+// ($20) takes the line's unit price and the order's vendor, as they are in
+// the receipt's transaction. It returns the new row and the names it is
+// shown with: its owner's (its associate), its item's ShortID and
+// description, its warehouse's. (Those come with the row, rather than from
+// statements of their own, because a receive is the commonest write.)
 var receiveLot = `
 	INSERT INTO lots (associate, ` + lotColumns + `)
 	SELECT '', i.part_no, ` + params(2, 17) + `,
@@ -58,8 +62,18 @@ var receiveLot = `
 	  AND EXISTS (SELECT 1 FROM warehouses WHERE wid = $2 AND active)
 	  AND (CAST($11 AS BIGINT) = 0 OR EXISTS (
 		SELECT 1 FROM parties WHERE id = $11 AND kind = 'customer' AND active))
+	  AND (CAST($25 AS BIGINT) = 0 OR i.dflt_owner = $11)
 	RETURNING rec_no, ` + lotColumns + `,
-		COALESCE((SELECT p.name FROM parties p WHERE p.id = lots.owner), '')`
+		COALESCE((SELECT p.name FROM parties p WHERE p.id = lots.owner), ''),
+		(SELECT short_id FROM items WHERE part_no = lots.part_no),
+		(SELECT description FROM items WHERE part_no = lots.part_no),
+		(SELECT name FROM warehouses WHERE wid = lots.wid)`
+
+// receivedNames lists where the names receiveLot returns after the row are
+// scanned to.
+func receivedNames(l *stockroom.Lot) []any {
+	return []any{&l.Associate, &l.ShortID, &l.Description, &l.Warehouse}
+}
 
 // receiveLotArgs are receiveLot's arguments for a receipt's lot.
 func receiveLotArgs(r stockroom.Receipt, lot stockroom.Lot) []any {
@@ -67,7 +81,11 @@ func receiveLotArgs(r stockroom.Receipt, lot stockroom.Lot) []any {
 	if r.Order != nil {
 		key, line = stockroom.FoldKey(r.Order.PONo), r.Order.Line
 	}
-	return append(append([]any{r.PartNo}, lotValues(lot)[1:]...), key, line)
+	isDefault := 0
+	if r.OwnerIsDefault {
+		isDefault = 1
+	}
+	return append(append([]any{r.PartNo}, lotValues(lot)[1:]...), key, line, isDefault)
 }
 
 // receive stores the receipts' lots in two round trips on PostgreSQL
@@ -87,11 +105,10 @@ func (t *Tx) receiveAs(typ stockroom.TxType, rs []stockroom.Receipt, e stockroom
 		ids    = make([]int64, len(rs))
 		levels = map[[3]int64]levelChange{}
 	)
-	names := t.lotNames(rs)
 	orders := t.lockReceiptLines(rs, e.Time)
 	for i, r := range rs {
 		lot := r.Lot(e.Time)
-		t.queryRow(&found[i], receiveLot, receiveLotArgs(r, lot), append(rows[i].dest(), &rows[i].lot.Associate)...)
+		t.queryRow(&found[i], receiveLot, receiveLotArgs(r, lot), append(rows[i].dest(), receivedNames(&rows[i].lot)...)...)
 		head := ledgerHead{typ: typ, partNo: r.PartNo, wid: r.WID, owner: r.Owner, spot: r.Spot, units: r.Units, entry: e}
 		if err := t.appendHeadIf(head, &ids[i], new(bool)); err != nil {
 			return nil, err
@@ -122,85 +139,42 @@ func (t *Tx) receiveAs(typ stockroom.TxType, rs []stockroom.Receipt, e stockroom
 	}
 	out := make([]stockroom.ReceiveResult, len(rs))
 	for i, r := range rs {
-		if err := names.check(r, found[i]); err != nil {
-			return nil, err
+		if !found[i] {
+			return nil, t.receiptRefused(r)
 		}
 		lot := rows[i].value()
 		t.appendLines(ids[i], []ledgerLine{{recNo: lot.RecNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}})
 		t.settleReceiptLine(orders, i, r, ids[i], e.Time)
 		counts.lot(r.WID, 1, true, true)
-		names.fill(&lot)
 		out[i] = stockroom.ReceiveResult{TransactionID: ids[i], Type: typ, RecNo: lot.RecNo, Lot: lot}
 	}
 	t.addCounts(counts)
 	return out, nil
 }
 
-// lotShownNames are what a receipt's lot is shown with and checked against,
-// read in the transaction that makes the lots: its item's ShortID,
-// description, state and default owner, its warehouse's name and state.
-// (The owner's name, the lot's associate, comes back with the lot itself.)
-type lotShownNames struct {
-	items      map[int64]*itemFacts
-	warehouses map[int64]*warehouseFacts
-}
-
-type itemFacts struct {
-	shortID, description string
-	discontinued         bool
-	dfltOwner            int64
-}
-
-type warehouseFacts struct {
-	name   string
-	active bool
-}
-
-// lotNames queues the reading of the names of the receipts' items and
-// warehouses, available after the next flush.
-func (t *Tx) lotNames(rs []stockroom.Receipt) lotShownNames {
-	n := lotShownNames{items: map[int64]*itemFacts{}, warehouses: map[int64]*warehouseFacts{}}
-	for _, r := range rs {
-		if _, ok := n.items[r.PartNo]; !ok {
-			v := new(itemFacts)
-			n.items[r.PartNo] = v
-			t.queryRow(new(bool), `
-				SELECT short_id, description, discontinued, dflt_owner
-				FROM items
-				WHERE part_no = $1`, []any{r.PartNo}, &v.shortID, &v.description, &v.discontinued, &v.dfltOwner)
-		}
-		if _, ok := n.warehouses[r.WID]; !ok {
-			v := new(warehouseFacts)
-			n.warehouses[r.WID] = v
-			t.queryRow(new(bool), `SELECT name, active FROM warehouses WHERE wid = $1`, []any{r.WID}, &v.name, &v.active)
-		}
+// receiptRefused says why receiveLot made no lot for r, from its item,
+// warehouse and owner as the transaction sees them. A default owner taken
+// from a stale item comes first, so the caller asks again with the item's
+// current one.
+func (t *Tx) receiptRefused(r stockroom.Receipt) error {
+	var (
+		discontinued, active bool
+		dfltOwner            int64
+	)
+	t.queryRow(nil, `
+		SELECT i.discontinued, i.dflt_owner, w.active
+		FROM items i, warehouses w
+		WHERE i.part_no = $1 AND w.wid = $2`, []any{r.PartNo, r.WID}, &discontinued, &dfltOwner, &active)
+	if err := t.flush(); err != nil {
+		return err
 	}
-	return n
-}
-
-// check judges a receipt once the names are read: stored tells whether its
-// lot was. A default owner taken from a stale item is refused before
-// anything else, so the caller asks again with the item's current one.
-func (n lotShownNames) check(r stockroom.Receipt, stored bool) error {
-	it, w := n.items[r.PartNo], n.warehouses[r.WID]
 	switch {
-	case r.OwnerIsDefault && it.dfltOwner != r.Owner:
+	case r.OwnerIsDefault && dfltOwner != r.Owner:
 		return stockroom.ErrDefaultOwnerChanged
-	case stored:
-		return nil
-	case it.discontinued:
+	case discontinued:
 		return stockroom.ErrDiscontinued
-	case !w.active:
+	case !active:
 		return stockroom.ErrWarehouseInactive
 	}
 	return stockroom.ErrOwnerInactive
-}
-
-func (n lotShownNames) fill(l *stockroom.Lot) {
-	if v := n.items[l.PartNo]; v != nil {
-		l.ShortID, l.Description = v.shortID, v.description
-	}
-	if v := n.warehouses[l.WID]; v != nil {
-		l.Warehouse = v.name
-	}
 }

@@ -93,9 +93,8 @@ type transitReceipt struct {
 	onOrder []levelChange // by take
 	w       transitWrites
 	// A notice's units are received as a receive would: receipts by take,
-	// the names they are checked against, and the take of each lot.
+	// and the take of each lot.
 	receipts   []stockroom.Receipt
-	names      lotShownNames
 	noticeLots map[*newLot]int
 }
 
@@ -109,7 +108,6 @@ func (r *transitReceipt) queue(t *Tx) ([]stockroom.TransitReceipt, error) {
 		for i, tk := range r.takes {
 			r.receipts[i] = lt.noticeReceipt(tk, r.spot)
 		}
-		r.names = t.lotNames(r.receipts)
 	}
 	out := make([]stockroom.TransitReceipt, len(r.takes))
 	for i, tk := range r.takes {
@@ -149,9 +147,9 @@ func (r *transitReceipt) queue(t *Tx) ([]stockroom.TransitReceipt, error) {
 
 // refused says why a lot of the receipt was not made: a notice's as a
 // receive would; a transfer's because its warehouse is inactive.
-func (r *transitReceipt) refused(l *transitLedger) error {
+func (r *transitReceipt) refused(t *Tx, l *transitLedger) error {
 	if i, ok := r.noticeLots[l.lot]; ok {
-		return r.names.check(r.receipts[i], false)
+		return t.receiptRefused(r.receipts[i])
 	}
 	return stockroom.ErrWarehouseInactive
 }
@@ -174,7 +172,7 @@ func (lt *lockedTransit) noticeReceipt(tk stockroom.TransitTake, spot string) st
 func (t *Tx) queueNoticeLot(r stockroom.Receipt, e stockroom.LedgerEntry) *newLot {
 	n := &newLot{wid: r.WID}
 	var row lotRow
-	dest := append(row.dest(), new(string))
+	dest := append(row.dest(), receivedNames(&row.lot)...)
 	dest[0], dest[3] = &n.recNo, &n.spot
 	t.queryRow(&n.stored, receiveLot, receiveLotArgs(r, r.Lot(e.Time)), dest...)
 	return n

@@ -67,7 +67,7 @@ func (w *transitWrites) entry(t *Tx, head ledgerHead, lot *newLot, figures ...le
 // (refused lots: ErrWarehouseInactive unless refused says otherwise) and
 // every level changed, then queues the ledger's lines and figures and the
 // counts.
-func (w *transitWrites) finish(t *Tx, lv *levelUpdate, refused func(*transitLedger) error) error {
+func (w *transitWrites) finish(t *Tx, lv *levelUpdate, refused func(*Tx, *transitLedger) error) error {
 	counts := countChanges{}
 	for _, l := range w.entries {
 		if l.lot == nil {
@@ -75,7 +75,7 @@ func (w *transitWrites) finish(t *Tx, lv *levelUpdate, refused func(*transitLedg
 		}
 		if !l.lot.stored {
 			if refused != nil {
-				return refused(l)
+				return refused(t, l)
 			}
 			return stockroom.ErrWarehouseInactive
 		}

@@ -397,6 +397,35 @@ func (h *harness) testInventory(t *testing.T) {
 			}
 		}
 	})
+	t.Run("AuditFindsMissingReferences", func(t *testing.T) {
+		s := h.openStock(t)
+		l := s.receive(s.a.PartNo, 1, "X", u(5))
+		s.audit()
+		for _, damage := range []struct{ query, want string }{
+			{fmt.Sprintf("UPDATE lots SET wid = 99 WHERE rec_no = %d", l.RecNo), "warehouse 99, which does not exist"},
+			{fmt.Sprintf(`INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
+				SELECT transaction_id, 2, 999999, part_no, wid, spot, 0 FROM transaction_lines WHERE rec_no = %d`, l.RecNo),
+				"names lot 999999, and one of the two does not exist"},
+		} {
+			err := s.ExecForTest(ctx, damage.query)
+			if s.Engine() == store.SQLite { // its foreign keys refuse the damage
+				if err == nil {
+					t.Errorf("SQLite took %q", damage.query)
+				}
+				continue
+			}
+			must(t, err)
+			found, err := s.Audit(ctx)
+			must(t, err)
+			seen := false
+			for _, d := range found {
+				seen = seen || strings.Contains(d.What, damage.want)
+			}
+			if !seen {
+				t.Errorf("after %q the audit found %v, want a report of %q", damage.query, found, damage.want)
+			}
+		}
+	})
 	t.Run("ConcurrentTransactionsKeepInvariants", h.testInventoryConcurrency)
 	t.Run("ConcurrentTransactionsOfOwnersKeepInvariants", h.testOwnerConcurrency)
 	t.Run("RoundTrips", h.testRoundTrips)
