@@ -63,8 +63,7 @@ func TestAcknowledgedWritesSurviveKill(t *testing.T) {
 func receiveBurst(t *testing.T, base, token string, workers, n int) map[string]int64 {
 	t.Helper()
 	var (
-		mu    sync.Mutex
-		acked = map[string]int64{}
+		acked acks
 		wg    sync.WaitGroup
 	)
 	for w := range workers {
@@ -76,17 +75,37 @@ func receiveBurst(t *testing.T, base, token string, workers, n int) map[string]i
 					t.Errorf("receive %s: %d %s", ref, status, resp)
 					continue
 				}
-				mu.Lock()
-				acked[ref] = txID
-				mu.Unlock()
+				acked.add(ref, txID)
 			}
 		})
 	}
 	wg.Wait()
-	if len(acked) != n {
-		t.Fatalf("%d of %d receives acknowledged", len(acked), n)
+	if acked.len() != n {
+		t.Fatalf("%d of %d receives acknowledged", acked.len(), n)
 	}
-	return acked
+	return acked.byRef
+}
+
+// acks gathers, from many workers, the transaction id of each acknowledged
+// receive by its reference.
+type acks struct {
+	mu    sync.Mutex
+	byRef map[string]int64
+}
+
+func (a *acks) add(ref string, txID int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.byRef == nil {
+		a.byRef = map[string]int64{}
+	}
+	a.byRef[ref] = txID
+}
+
+func (a *acks) len() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.byRef)
 }
 
 // ledgerByReference reads the transaction ids of every ledger entry whose
@@ -131,8 +150,7 @@ func TestKillDuringBatchedLoad(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			dsn, p, token := startDurability(t, engine)
 			var (
-				mu    sync.Mutex
-				acked = map[string]int64{}
+				acked acks
 				wg    sync.WaitGroup
 			)
 			for w := range 32 {
@@ -147,9 +165,7 @@ func TestKillDuringBatchedLoad(t *testing.T) {
 							t.Errorf("receive %s: %d %s", ref, status, resp)
 							return
 						}
-						mu.Lock()
-						acked[ref] = txID
-						mu.Unlock()
+						acked.add(ref, txID)
 					}
 				})
 			}
@@ -161,10 +177,7 @@ func TestKillDuringBatchedLoad(t *testing.T) {
 				}
 				time.Sleep(20 * time.Millisecond)
 				m := getMetrics(t, p.url)
-				mu.Lock()
-				n := len(acked)
-				mu.Unlock()
-				batched = n >= 200 && !strings.Contains(m, "stockroom_write_batches_total 0\n") && strings.Contains(m, "stockroom_write_batches_total ")
+				batched = acked.len() >= 200 && !strings.Contains(m, "stockroom_write_batches_total 0\n") && strings.Contains(m, "stockroom_write_batches_total ")
 			}
 			p.kill()
 			wg.Wait()
@@ -174,13 +187,13 @@ func TestKillDuringBatchedLoad(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			ledger := checkAcked(t, db, dsn, "kill-", acked)
+			ledger := checkAcked(t, db, dsn, "kill-", acked.byRef)
 			for ref, ids := range ledger {
 				if len(ids) != 1 {
 					t.Errorf("%s is in the ledger %d times", ref, len(ids))
 				}
 			}
-			t.Logf("%d receives answered before the kill, %d in the ledger", len(acked), len(ledger))
+			t.Logf("%d receives answered before the kill, %d in the ledger", acked.len(), len(ledger))
 		})
 	}
 }
