@@ -40,6 +40,9 @@ type DB struct {
 	// observeSends, when set (by tests), is told how many pipelines each
 	// committed PostgreSQL transaction sent.
 	observeSends func(int)
+	// observeCompiles, when set (by tests), is told each time SQLite's
+	// writer compiles a kept statement again (litewriter.go).
+	observeCompiles func(query string)
 	// batch runs every write transaction (batch.go).
 	batch *batcher
 	// lite is SQLite's writer, held by the holder of its one lane.
@@ -236,6 +239,11 @@ func (db *DB) inTx(ctx context.Context, pool *sql.DB, opts *sql.TxOptions, fn fu
 // sent) each committed PostgreSQL write transaction took. The behaviour
 // suite uses it to hold the write path to its count; nothing else should.
 func (db *DB) ObserveRoundTripsForTest(f func(int)) { db.observeSends = f }
+
+// ObserveRecompilesForTest has f told the text of every statement SQLite's
+// writer had prepared and kept, each time SQLite compiles it again. Set it
+// before the first write.
+func (db *DB) ObserveRecompilesForTest(f func(query string)) { db.observeCompiles = f }
 
 // ExecForTest runs a statement outside the store's methods. The behaviour
 // suite uses it to prove that the ledger refuses changes; nothing else should.

@@ -61,10 +61,36 @@ func mustOpen(t testing.TB, dsn string) *store.DB {
 		t.Fatalf("open: %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
+	if db.Engine() == store.SQLite {
+		noRecompiles(t, db)
+	}
 	if _, _, err := db.Migrate(ctx); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
 	return db
+}
+
+// noRecompiles fails the test if SQLite's writer compiles any statement it
+// keeps prepared a second time: a statement whose plan depends on its
+// bound values is compiled again on every run, which costs as much as
+// running it (the writer hides the values, litewriter.go).
+func noRecompiles(t testing.TB, db *store.DB) {
+	var (
+		mu   sync.Mutex
+		seen = map[string]bool{}
+	)
+	db.ObserveRecompilesForTest(func(q string) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen[q] = true
+	})
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for q := range seen {
+			t.Errorf("SQLite's writer compiled a kept statement again:%s", q)
+		}
+	})
 }
 
 func wantCode(t *testing.T, err error, code string) {
