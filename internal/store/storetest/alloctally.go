@@ -47,6 +47,9 @@ var allocKinds = map[string]struct {
 	"cancel":   {"canceled", stockroom.TxOrderRelease},
 }
 
+// endStates is the state a close or a cancel leaves its order in.
+var endStates = map[string]stockroom.OrderStatus{"close": stockroom.OrderClosed, "cancel": stockroom.OrderCanceled}
+
 // act runs an order action (kind: commit, uncommit, pack, ship, close,
 // cancel) on order no and notes its answer. An order that an answer
 // reported ended before the action began must refuse it (the contract's
@@ -73,9 +76,9 @@ func (a *allocTally) act(kind, no string, do func() (stockroom.AllocationResult,
 	for _, l := range res.Lines {
 		a.line(kind, no, l)
 	}
-	if kind == "close" || kind == "cancel" {
+	if want := endStates[kind]; want != "" {
 		a.ends[no] = kind
-		if want := map[string]stockroom.OrderStatus{"close": stockroom.OrderClosed, "cancel": stockroom.OrderCanceled}[kind]; res.Status != want {
+		if res.Status != want {
 			a.errs = append(a.errs, fmt.Errorf("%s %s answered status %s", kind, no, res.Status))
 		}
 	}
