@@ -9,27 +9,31 @@ func levelSumChecks() []auditCheck {
 	var checks []auditCheck
 	for _, f := range levelFigures {
 		checks = append(checks,
-			auditCheck{fmt.Sprintf(`SELECT COALESCE(s.part_no, o.part_no), COALESCE(s.wid, o.wid), COALESCE(s.%[1]s, 0), COALESCE(o.%[1]s, 0)
-			  FROM stock_levels s FULL OUTER JOIN (
-				SELECT part_no, wid, SUM(%[1]s) AS %[1]s FROM owner_levels GROUP BY part_no, wid
-			  ) o ON o.part_no = s.part_no AND o.wid = s.wid
-			  WHERE COALESCE(s.%[1]s, 0) <> COALESCE(o.%[1]s, 0)`, f),
-				2, "item %d in warehouse %d: " + f + " %s, owners sum to %s"},
-			auditCheck{fmt.Sprintf(`SELECT COALESCE(t.part_no, l.part_no), COALESCE(t.owner, l.owner), COALESCE(t.%[1]s, 0), COALESCE(l.%[1]s, 0)
-			  FROM owner_totals t FULL OUTER JOIN (
-				SELECT part_no, owner, SUM(%[1]s) AS %[1]s FROM owner_levels GROUP BY part_no, owner
-			  ) l ON l.part_no = t.part_no AND l.owner = t.owner
-			  WHERE COALESCE(t.%[1]s, 0) <> COALESCE(l.%[1]s, 0)`, f),
-				2, "item %d, owner %d: all-warehouse " + f + " %s, warehouses sum to %s"},
-			auditCheck{fmt.Sprintf(`SELECT COALESCE(t.part_no, l.part_no), COALESCE(t.%[1]s, 0), COALESCE(l.%[1]s, 0)
-			  FROM stock_totals t FULL OUTER JOIN (
-				SELECT part_no, SUM(%[1]s) AS %[1]s FROM stock_levels GROUP BY part_no
-			  ) l ON l.part_no = t.part_no
-			  WHERE COALESCE(t.%[1]s, 0) <> COALESCE(l.%[1]s, 0)`, f),
-				1, "item %d: all-warehouse " + f + " %s, warehouses sum to %s"},
+			sumAgreement(f, "stock_levels", "owner_levels", "part_no, wid",
+				2, "item %d in warehouse %d: "+f+" %s, owners sum to %s"),
+			sumAgreement(f, "owner_totals", "owner_levels", "part_no, owner",
+				2, "item %d, owner %d: all-warehouse "+f+" %s, warehouses sum to %s"),
+			sumAgreement(f, "stock_totals", "stock_levels", "part_no",
+				1, "item %d: all-warehouse "+f+" %s, warehouses sum to %s"),
 		)
 	}
 	return checks
+}
+
+// sumAgreement returns the check that figure of each row of kept (one row
+// per key) equals the sum of figure over the rows of finer with that key, a
+// missing row counting as 0. Both sides go into one grouping rather than a
+// FULL OUTER JOIN of kept with finer's sums: SQLite plans that join as a
+// scan of the sums for each kept row (minutes at 50,000 levels), while one
+// pass over both tables takes a few milliseconds on either engine.
+func sumAgreement(figure, kept, finer, key string, ids int, format string) auditCheck {
+	return auditCheck{fmt.Sprintf(`SELECT %[3]s, SUM(kept), SUM(finer)
+	  FROM (
+		SELECT %[3]s, %[4]s AS kept, 0 AS finer FROM %[1]s
+		UNION ALL SELECT %[3]s, 0, %[4]s FROM %[2]s
+	  ) b
+	  GROUP BY %[3]s
+	  HAVING SUM(kept) <> SUM(finer)`, kept, finer, key, figure), ids, format}
 }
 
 // openOrder is the condition of an order (alias o) still open.

@@ -397,6 +397,7 @@ func (h *harness) testInventory(t *testing.T) {
 			}
 		}
 	})
+	t.Run("AuditFindsLevelSumDamage", h.testLevelSumAudit)
 	t.Run("AuditFindsMissingReferences", func(t *testing.T) {
 		s := h.openStock(t)
 		l := s.receive(s.a.PartNo, 1, "X", u(5))

@@ -1,0 +1,63 @@
+package storetest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// testLevelSumAudit damages each grain of the levels (per item and
+// warehouse, per item and owner, per item) in each way a sum can be wrong:
+// a figure changed, a kept row whose finer rows are gone, finer rows with
+// no kept row beside them; the audit reports each.
+func (h *harness) testLevelSumAudit(t *testing.T) {
+	s := h.openStock(t)
+	s.receive(s.a.PartNo, 1, "X", u(5))
+	s.receive(s.b.PartNo, 2, "X", u(5))
+	s.audit()
+	a, b := s.a.PartNo, s.b.PartNo
+	for _, tc := range []struct {
+		damage string
+		want   []string
+	}{
+		{fmt.Sprintf("UPDATE stock_levels SET committed = committed + 1000000 WHERE part_no = %d", b), []string{
+			fmt.Sprintf("item %d in warehouse 2: committed 1, owners sum to 0", b),
+			fmt.Sprintf("item %d: all-warehouse committed 0, warehouses sum to 1", b),
+		}},
+		{fmt.Sprintf("UPDATE owner_totals SET packed = packed + 2000000 WHERE part_no = %d", b), []string{
+			fmt.Sprintf("item %d, owner 0: all-warehouse packed 2, warehouses sum to 0", b),
+		}},
+		{fmt.Sprintf("DELETE FROM owner_levels WHERE part_no = %d", a), []string{
+			fmt.Sprintf("item %d in warehouse 1: in_stock 5, owners sum to 0", a),
+			fmt.Sprintf("item %d, owner 0: all-warehouse in_stock 5, warehouses sum to 0", a),
+		}},
+		{fmt.Sprintf(`INSERT INTO owner_levels (part_no, wid, owner, in_stock, on_hold, committed, packed, on_order, asn, modified)
+			SELECT part_no, 1, 7, 0, 0, 0, 0, 0, 3000000, modified FROM owner_levels WHERE part_no = %d`, b), []string{
+			fmt.Sprintf("item %d in warehouse 1: asn 0, owners sum to 3", b),
+			fmt.Sprintf("item %d, owner 7: all-warehouse asn 0, warehouses sum to 3", b),
+		}},
+		{fmt.Sprintf("DELETE FROM stock_totals WHERE part_no = %d", a), []string{
+			fmt.Sprintf("item %d: all-warehouse in_stock 0, warehouses sum to 5", a),
+		}},
+	} {
+		s.auditFinds(tc.damage, tc.want...)
+	}
+}
+
+// auditFinds damages the database with the statement damage and fails the
+// test unless the audit then reports each of want (a part of a report).
+func (s *stockDB) auditFinds(damage string, want ...string) {
+	s.t.Helper()
+	must(s.t, s.ExecForTest(ctx, damage))
+	found, err := s.Audit(ctx)
+	must(s.t, err)
+	var all []string
+	for _, d := range found {
+		all = append(all, d.What)
+	}
+	for _, w := range want {
+		if !strings.Contains(strings.Join(all, "\n"), w) {
+			s.t.Errorf("after %q the audit found %q, want %q", damage, all, w)
+		}
+	}
+}
