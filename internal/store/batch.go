@@ -53,12 +53,19 @@ type WriteStats struct {
 	// Again is the number of members run again alone after their batch:
 	// they had waited too long for a lock, or their batch failed.
 	Again int64
+	// Checkpoints is the number of SQLite checkpoints run beside the
+	// writer (checkpoint.go); 0 on PostgreSQL.
+	Checkpoints int64
 }
 
 // WriteStats returns the write path's counts (for metrics and tests).
 func (db *DB) WriteStats() WriteStats {
 	s := &db.batch.stats
-	return WriteStats{Batches: s.batches.Load(), Batched: s.batched.Load(), Alone: s.alone.Load(), Again: s.again.Load()}
+	w := WriteStats{Batches: s.batches.Load(), Batched: s.batched.Load(), Alone: s.alone.Load(), Again: s.again.Load()}
+	if db.checkpoints != nil {
+		w.Checkpoints = db.checkpoints.runs.Load()
+	}
+	return w
 }
 
 // maxBatch is the largest batch. PostgreSQL keeps up to 64 subtransactions

@@ -35,6 +35,8 @@ type liteWriter struct {
 	stmts map[string]*sql.Stmt
 	// running is the kept statement being run, for observeCompiles.
 	running string
+	// checkpoints is nudged after each commit.
+	checkpoints *checkpointer
 }
 
 // bareParam is a statement's parameter.
@@ -59,7 +61,7 @@ func (db *DB) liteWriter(ctx context.Context) (*liteWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &liteWriter{conn: conn, stmts: map[string]*sql.Stmt{}}
+	w := &liteWriter{conn: conn, stmts: map[string]*sql.Stmt{}, checkpoints: db.checkpoints}
 	if f := db.observeCompiles; f != nil {
 		if err := w.observe(f); err != nil {
 			_ = conn.Close()
@@ -130,6 +132,17 @@ func (w *liteWriter) prepared(ctx context.Context, query string) (*sql.Stmt, err
 	w.stmts[query] = s
 	w.running = query
 	return s, nil
+}
+
+// commit commits the writer's transaction and tells the checkpointer.
+func (w *liteWriter) commit(ctx context.Context) error {
+	if err := w.exec(ctx, "COMMIT"); err != nil {
+		return err
+	}
+	if w.checkpoints != nil {
+		w.checkpoints.nudge()
+	}
+	return nil
 }
 
 // exec runs a statement that is not kept prepared (a transaction's BEGIN,

@@ -47,6 +47,8 @@ type DB struct {
 	batch *batcher
 	// lite is SQLite's writer, held by the holder of its one lane.
 	lite *liteWriter
+	// checkpoints copies SQLite's log into the file beside the writer.
+	checkpoints *checkpointer
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" or a
@@ -64,7 +66,8 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 			return nil, err
 		}
 		// One connection is the writer (liteWriter); the other serves
-		// what runs outside the write path: migrations and pings.
+		// what runs outside the write path: migrations, pings and
+		// checkpoints (checkpoint.go).
 		w.SetMaxOpenConns(2)
 		if err := setWAL(ctx, w); err != nil {
 			w.Close()
@@ -76,7 +79,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 			return nil, err
 		}
 		r.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
-		db = &DB{engine: SQLite, write: w, read: r}
+		db = &DB{engine: SQLite, write: w, read: r, checkpoints: startCheckpointer(w)}
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		if _, err := url.Parse(dsn); err != nil {
 			return nil, fmt.Errorf("postgres url: %w", err)
@@ -119,6 +122,10 @@ func openSQLite(path, txlock string, queryOnly bool) (*sql.DB, error) {
 	// storage is in memory: then it costs no writes. It holds only what a
 	// rollback to the savepoint would need, and nothing of it is durable.
 	q.Add("_pragma", "temp_store(MEMORY)")
+	if !queryOnly {
+		// The writer's own checkpoint is a backstop (checkpoint.go).
+		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", liteBackstopPages))
+	}
 	if queryOnly {
 		q.Add("_pragma", "query_only(1)")
 	}
@@ -185,6 +192,9 @@ func (db *DB) Engine() string { return db.engine }
 
 // Close releases every connection.
 func (db *DB) Close() error {
+	if db.checkpoints != nil {
+		db.checkpoints.stop()
+	}
 	db.dropLiteWriter()
 	err := db.write.Close()
 	if db.read != db.write {

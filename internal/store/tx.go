@@ -209,7 +209,7 @@ func (t *Tx) commit() error {
 		if err := t.flush(); err != nil {
 			return err
 		}
-		return t.lite.exec(t.ctx, "COMMIT")
+		return t.lite.commit(t.ctx)
 	}
 	var tag pgconn.CommandTag
 	err := t.flushPostgres(&tag)
