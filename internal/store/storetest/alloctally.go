@@ -34,21 +34,20 @@ func newAllocTally() *allocTally {
 }
 
 // allocKinds names what each kind of order action does, as the refusal
-// of an ended order says it, and the ledger type its entries have.
+// of an ended order says it, the ledger type its entries have, and, for a
+// close or a cancel, the state it leaves its order in.
 var allocKinds = map[string]struct {
 	what string
 	typ  stockroom.TxType
+	ends stockroom.OrderStatus
 }{
-	"commit":   {"committed", stockroom.TxCommit},
-	"uncommit": {"uncommitted", stockroom.TxUncommit},
-	"pack":     {"packed", stockroom.TxPack},
-	"ship":     {"shipped", stockroom.TxShip},
-	"close":    {"closed", stockroom.TxOrderRelease},
-	"cancel":   {"canceled", stockroom.TxOrderRelease},
+	"commit":   {"committed", stockroom.TxCommit, ""},
+	"uncommit": {"uncommitted", stockroom.TxUncommit, ""},
+	"pack":     {"packed", stockroom.TxPack, ""},
+	"ship":     {"shipped", stockroom.TxShip, ""},
+	"close":    {"closed", stockroom.TxOrderRelease, stockroom.OrderClosed},
+	"cancel":   {"canceled", stockroom.TxOrderRelease, stockroom.OrderCanceled},
 }
-
-// endStates is the state a close or a cancel leaves its order in.
-var endStates = map[string]stockroom.OrderStatus{"close": stockroom.OrderClosed, "cancel": stockroom.OrderCanceled}
 
 // act runs an order action (kind: commit, uncommit, pack, ship, close,
 // cancel) on order no and notes its answer. An order that an answer
@@ -76,7 +75,7 @@ func (a *allocTally) act(kind, no string, do func() (stockroom.AllocationResult,
 	for _, l := range res.Lines {
 		a.line(kind, no, l)
 	}
-	if want := endStates[kind]; want != "" {
+	if want := allocKinds[kind].ends; want != "" {
 		a.ends[no] = kind
 		if res.Status != want {
 			a.errs = append(a.errs, fmt.Errorf("%s %s answered status %s", kind, no, res.Status))
