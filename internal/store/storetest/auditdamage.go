@@ -4,7 +4,26 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stockroom/stockroom/internal/store"
 )
+
+// testAuditDamage damages a lot, a level and a counter each in a way the
+// audit reports.
+func (h *harness) testAuditDamage(t *testing.T) {
+	s := h.openStock(t)
+	l := s.receive(s.a.PartNo, 1, "X", u(5))
+	s.receive(s.b.PartNo, 2, "X", u(5))
+	s.audit()
+	for _, damage := range []struct{ query, want string }{
+		{fmt.Sprintf("UPDATE lots SET units = units + 1 WHERE rec_no = %d", l.RecNo), "ledger lines sum"},
+		{"UPDATE stock_levels SET on_hold = 1 WHERE wid = 2", "onHold"},
+		{fmt.Sprintf("UPDATE lots SET active = false WHERE rec_no = %d", l.RecNo), "marked inactive or shipped"},
+		{"UPDATE counters SET value = value + 3 WHERE name = 'lots_in_stock:2'", "count lots_in_stock:2"},
+	} {
+		s.auditFinds(damage.query, damage.want)
+	}
+}
 
 // testLevelSumAudit damages each grain of the levels (per item and
 // warehouse, per item and owner, per item) in each way a sum can be wrong:
@@ -41,6 +60,30 @@ func (h *harness) testLevelSumAudit(t *testing.T) {
 		}},
 	} {
 		s.auditFinds(tc.damage, tc.want...)
+	}
+}
+
+// testReferenceAudit: on PostgreSQL, where no foreign key guards them
+// (migration 10), a lot naming a missing warehouse and a ledger line naming
+// a missing lot are reported by the audit; on SQLite its foreign keys
+// refuse the damage.
+func (h *harness) testReferenceAudit(t *testing.T) {
+	s := h.openStock(t)
+	l := s.receive(s.a.PartNo, 1, "X", u(5))
+	s.audit()
+	for _, damage := range []struct{ query, want string }{
+		{fmt.Sprintf("UPDATE lots SET wid = 99 WHERE rec_no = %d", l.RecNo), "warehouse 99, which does not exist"},
+		{fmt.Sprintf(`INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
+			SELECT transaction_id, 2, 999999, part_no, wid, spot, 0 FROM transaction_lines WHERE rec_no = %d`, l.RecNo),
+			"names lot 999999, and one of the two does not exist"},
+	} {
+		if s.Engine() == store.SQLite {
+			if err := s.ExecForTest(ctx, damage.query); err == nil {
+				t.Errorf("SQLite took %q", damage.query)
+			}
+			continue
+		}
+		s.auditFinds(damage.query, damage.want)
 	}
 }
 
