@@ -27,8 +27,11 @@ type stockDB struct {
 	ticker atomic.Int64
 }
 
-func (h *harness) openStock(t *testing.T) *stockDB {
-	db := h.open(t)
+func (h *harness) openStock(t *testing.T) *stockDB { return stockOn(t, h.open(t)) }
+
+// stockOn makes db, fresh and migrated, the stock fixture: warehouses 1
+// and 2, items A and B.
+func stockOn(t *testing.T, db *store.DB) *stockDB {
 	for _, w := range []int64{1, 2} {
 		must(t, db.CreateWarehouse(ctx, stockroom.Warehouse{ID: w, Name: fmt.Sprint("W", w), Active: true, Created: t0, Modified: t0}))
 	}
