@@ -22,7 +22,7 @@ import (
 // So the writer keeps its own checkpoint as a backstop, at liteBackstopPages
 // rather than 1,000: by then the checkpointer has copied nearly every page,
 // the writer copies the rest, and its next transaction starts the log again.
-// The log stays under about liteBackstopPages pages (32 MiB), as it stayed
+// The log stays under about liteBackstopPages pages (33 MB), as it stayed
 // under 1,000 before; it grows beyond only while a reader holds a snapshot,
 // as before.
 type checkpointer struct {

@@ -122,12 +122,11 @@ func openSQLite(path, txlock string, queryOnly bool) (*sql.DB, error) {
 	// storage is in memory: then it costs no writes. It holds only what a
 	// rollback to the savepoint would need, and nothing of it is durable.
 	q.Add("_pragma", "temp_store(MEMORY)")
-	if !queryOnly {
-		// The writer's own checkpoint is a backstop (checkpoint.go).
-		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", liteBackstopPages))
-	}
 	if queryOnly {
 		q.Add("_pragma", "query_only(1)")
+	} else {
+		// The writer's own checkpoint is a backstop (checkpoint.go).
+		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", liteBackstopPages))
 	}
 	q.Set("_txlock", txlock)
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
