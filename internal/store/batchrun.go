@@ -23,7 +23,7 @@ func (db *DB) runBatch(lane int, ms []*member) {
 		lead := t.batchSettings() // sent with the first member's statements
 		for i, m := range ms {
 			mt := &Tx{ctx: m.ctx, pg: t.pg, lite: t.lite, begun: t.begun, shard: t.shard, queue: slices.Clone(lead)}
-			err := mt.member(i, m)
+			err := mt.member(i, m, t.ctx)
 			t.begun = mt.begun
 			if mt.sends > 0 {
 				lead = nil
@@ -62,8 +62,9 @@ const batchTimeout = 30 * time.Second
 // member runs m in a savepoint of the batch's transaction and sets its
 // error, or marks it to run again alone (a deadlock victim). It returns an
 // error only when the transaction cannot go on: when m could not be rolled
-// back to its savepoint.
-func (t *Tx) member(i int, m *member) error {
+// back to its savepoint. The rollback runs within the batch's context,
+// batchCtx: m's own deadline may be what ended m.
+func (t *Tx) member(i int, m *member, batchCtx context.Context) error {
 	sp := "m" + strconv.Itoa(i)
 	t.exec("SAVEPOINT " + sp) // after the batch's lead, which a rollback to sp keeps
 	reply, err := t.apply(m.key, m.fn)
@@ -75,6 +76,7 @@ func (t *Tx) member(i int, m *member) error {
 		}
 	}
 	t.queue, t.checks = nil, nil
+	t.ctx = batchCtx
 	if t.sends > 0 {
 		t.exec("ROLLBACK TO SAVEPOINT " + sp)
 		t.exec("RELEASE SAVEPOINT " + sp)

@@ -89,6 +89,12 @@ func (t *Tx) queryRow(found *bool, query string, args []any, dest ...any) {
 // flush sends every queued statement and reads their results, then runs the
 // pending checks.
 func (t *Tx) flush() error {
+	if err := ended(t.ctx); err != nil {
+		// Nothing is sent, nor counted as sent (Tx.member rolls back only
+		// what was).
+		t.queue = t.queue[:0]
+		return err
+	}
 	var err error
 	if t.pg != nil {
 		err = t.flushPostgres(nil)
@@ -173,16 +179,43 @@ func (t *Tx) flushSQLite() error {
 	return nil
 }
 
+// ended returns why no more work is done within ctx: its error, or
+// context.DeadlineExceeded once its deadline has passed, even if the timer
+// that sets its error has not fired yet (each detached copy of a request's
+// context has a timer of its own, and the timers of one deadline fire in no
+// set order).
+func ended(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// runSQLite runs s on the writer. The transaction's deadline is checked
+// before each statement, not watched while one runs: for a context that can
+// end, the driver starts a goroutine to watch it at every statement, and
+// database/sql one more at every query, a tenth of a statement's time on
+// the one writer. The writer's statements find their rows by key, and none
+// waits for a lock (the writer holds SQLite's write lock from its BEGIN,
+// which is the one statement that may wait, and keeps the deadline), so a
+// statement begun in time ends promptly.
 func (t *Tx) runSQLite(s stmt) error {
-	ps, err := t.lite.prepared(t.ctx, s.sql)
+	if err := ended(t.ctx); err != nil {
+		return err
+	}
+	ctx := context.WithoutCancel(t.ctx)
+	ps, err := t.lite.prepared(ctx, s.sql)
 	if err != nil {
 		return err
 	}
 	if s.read == nil {
-		_, err := ps.ExecContext(t.ctx, s.args...)
+		_, err := ps.ExecContext(ctx, s.args...)
 		return err
 	}
-	r, err := ps.QueryContext(t.ctx, s.args...)
+	r, err := ps.QueryContext(ctx, s.args...)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -26,11 +27,27 @@ func (h *harness) testBatchMembersFail(t *testing.T) {
 		return &stockroom.IdempotencyKey{ClientID: "c", Key: fmt.Sprint("batch-", n), RequestHash: "h", Time: t0,
 			Answer: func(any) stockroom.Reply { return stockroom.Reply{Status: 201, Body: []byte("{}")} }}
 	}
-	receive := func(part, wid int64, units stockroom.Units, key *stockroom.IdempotencyKey) func(e stockroom.LedgerEntry) (int64, error) {
+	receiveBy := func(ctx context.Context, part, wid int64, units stockroom.Units, key *stockroom.IdempotencyKey) func(e stockroom.LedgerEntry) (int64, error) {
 		return func(e stockroom.LedgerEntry) (int64, error) {
 			res, err := s.Receive(ctx, key, stockroom.Receipt{PartNo: part, ReceiveRequest: stockroom.ReceiveRequest{WID: wid, Units: units}}, e)
 			return res.TransactionID, err
 		}
+	}
+	receive := func(part, wid int64, units stockroom.Units, key *stockroom.IdempotencyKey) func(e stockroom.LedgerEntry) (int64, error) {
+		return receiveBy(ctx, part, wid, units, key)
+	}
+	// A member whose deadline passes while it waits in the queue: it is
+	// refused with its deadline, and its savepoint is rolled back within
+	// the batch's own time, not the member's, so the batch goes on. Its
+	// deadline starts when it runs, so it surely joins the queue in time,
+	// and the batch is released once the deadline has fired (lateDone), not
+	// at a time that races the deadline's timer.
+	lateDone := make(chan (<-chan struct{}), 1)
+	receiveLate := func(e stockroom.LedgerEntry) (int64, error) {
+		late, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+		defer cancel()
+		lateDone <- late.Done()
+		return receiveBy(late, s.b.PartNo, 1, u(7), nil)(e)
 	}
 	draw := func(typ stockroom.TxType, units stockroom.Units) func(e stockroom.LedgerEntry) (int64, error) {
 		return func(e stockroom.LedgerEntry) (int64, error) {
@@ -52,6 +69,8 @@ func (h *harness) testBatchMembersFail(t *testing.T) {
 		{"move 6 to warehouse 2", draw(stockroom.TxMove, u(6)), nil},
 		{"issue 1 of none left", draw(stockroom.TxIssue, u(1)), isCode(stockroom.ECONFLICT)},
 		{"receive 3 of B", receive(s.b.PartNo, 1, u(3), nil), nil},
+		{"receive past its deadline", receiveLate, isErr(context.DeadlineExceeded)},
+		{"receive 2 of A after it", receive(s.a.PartNo, 2, u(2), nil), nil},
 	}
 	before := s.WriteStats()
 	queued, release := s.HoldWritesForTest()
@@ -72,11 +91,15 @@ func (h *harness) testBatchMembersFail(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}
+	<-<-lateDone
 	release()
 	wg.Wait()
 	after := s.WriteStats()
 	if after.Batches-before.Batches < 1 || after.Batched-before.Batched < int64(len(members)-1) {
 		t.Fatalf("write stats %+v then %+v: the members were not batched", before, after)
+	}
+	if after.Again != before.Again {
+		t.Errorf("write stats %+v then %+v: members ran again alone; the batch should have held", before, after)
 	}
 	var outcomes []outcome
 	for i, m := range members {
@@ -99,7 +122,7 @@ func (h *harness) testBatchMembersFail(t *testing.T) {
 	for _, c := range []struct {
 		part, wid int64
 		want      stockroom.Units
-	}{{s.a.PartNo, 1, u(0)}, {s.a.PartNo, 2, u(6)}, {s.b.PartNo, 2, huge}, {s.b.PartNo, 1, u(3)}, {gone.PartNo, 1, u(0)}} {
+	}{{s.a.PartNo, 1, u(0)}, {s.a.PartNo, 2, u(8)}, {s.b.PartNo, 2, huge}, {s.b.PartNo, 1, u(3)}, {gone.PartNo, 1, u(0)}} {
 		if got := s.level(c.part, c.wid).InStock; got != c.want {
 			t.Errorf("item %d warehouse %d: inStock %s, want %s", c.part, c.wid, got, c.want)
 		}
