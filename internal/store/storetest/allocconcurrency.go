@@ -9,7 +9,13 @@ import (
 	"github.com/stockroom/stockroom"
 )
 
-// testNeverPromisedTwice: 32 workers commit (all or nothing, or in part),
+// allocWorkers is how many workers testNeverPromisedTwice runs: three times
+// PostgreSQL's write lanes (batch.go). Its workers often wait on the same
+// rows' locks, so fewer leave too few writes queued to be sure of a batch
+// (checkBatched) on PostgreSQL.
+const allocWorkers = 48
+
+// testNeverPromisedTwice: allocWorkers workers commit (all or nothing, or in part),
 // uncommit, pack and ship lines of shipping orders whose demand is twice
 // the stock of the two items they share, between plain issues, moves,
 // holds and releases of the same lots; now and then one of four of the
@@ -42,7 +48,7 @@ func (h *harness) testNeverPromisedTwice(t *testing.T) {
 	tally := newAllocTally()
 	before := s.WriteStats()
 	var wg sync.WaitGroup
-	for w := range 32 {
+	for w := range allocWorkers {
 		wg.Go(func() {
 			rng := rand.New(rand.NewPCG(uint64(w), 14))
 			for step := range 10 {

@@ -164,7 +164,7 @@ func (h *harness) testInventoryConcurrency(t *testing.T) {
 	items := []int64{s.a.PartNo, s.b.PartNo, c.PartNo}
 	m := newMixState()
 	before := s.WriteStats()
-	s.runMix(m, items, 16, 50, 10)
+	s.runMix(m, items, mixWorkers, 25, 10)
 	if t.Failed() {
 		return
 	}
@@ -343,6 +343,11 @@ func checkMix(t *testing.T, outcomes []outcome) {
 		t.Error("no issue drew from moved stock")
 	}
 }
+
+// mixWorkers is how many workers the concurrency tests run: twice
+// PostgreSQL's write lanes (batch.go), so that writes queue there too and
+// the tests run the batched path on both engines (checkBatched).
+const mixWorkers = 32
 
 // runMix runs workers goroutines of each random steps of the mix over the
 // items, with random numbers from seed, and waits for them.

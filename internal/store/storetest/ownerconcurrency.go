@@ -25,12 +25,12 @@ func (h *harness) testOwnerConcurrency(t *testing.T) {
 	}
 	items := []int64{s.a.PartNo, s.b.PartNo, c.PartNo}
 	m := newMixState(owners...)
-	steps := 60
+	steps := 30
 	if testdb.Race { // see skipSizeUnderRace: SQLite under the race detector is slow
-		steps = 25
+		steps = 13
 	}
 	before := s.WriteStats()
-	s.runMix(m, items, 16, steps, 40)
+	s.runMix(m, items, mixWorkers, steps, 40)
 	if t.Failed() {
 		return
 	}
