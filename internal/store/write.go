@@ -61,7 +61,7 @@ func (db *DB) runAlone(lane int, m *member) {
 			reply, err = t.run(m.key, m.fn)
 			return err
 		})
-		if err == nil || attempt == maxAttempts || !isRetryable(err) || m.ctx.Err() != nil {
+		if err == nil || attempt == maxAttempts || !isRetryable(err) || ended(m.ctx) != nil {
 			m.err, m.reply = db.classify(err), reply
 			return
 		}
