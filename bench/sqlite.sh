@@ -25,6 +25,13 @@
 #   NORMAL=1 bash bench/sqlite.sh                 # FULL against NORMAL, same code
 #   LOTS=10000 DURATION=5s bash bench/sqlite.sh
 #
+# STATEMENTS=1 builds this tree (and the NORMAL copy) with the stmttime tag,
+# which times every statement SQLite's writer runs (internal/store/
+# stmttime.go), and prints, for each operation, the writer's time per request
+# statement by statement: where the one writer's time goes.
+#
+#   STATEMENTS=1 NORMAL=1 bash bench/sqlite.sh
+#
 # DURATION (default 10s) applies to every wrk run and to each ceiling run;
 # CEILING names the sqlite-ceiling directory. Output is left in
 # bench/out/sqlite/. The figures are only as quiet as the machine: on a shared
@@ -40,6 +47,9 @@ DURATION=${DURATION:-10s}
 CEILING=${CEILING:-../shared/tools/sqlite-ceiling}
 BASE=${BASE:-}
 NORMAL=${NORMAL:-}
+STATEMENTS=${STATEMENTS:-}
+TAGS=()
+[ -z "$STATEMENTS" ] || TAGS=(-tags stmttime)
 [ -f "$CEILING/main.go" ] || { echo "no sqlite-ceiling in $CEILING (set CEILING)" >&2; exit 1; }
 
 mkdir -p "$OUT/sqlite"
@@ -53,6 +63,7 @@ RUNS=(head)
 HEAD_REV=$(git rev-parse --short HEAD)
 [ -z "$(git status --porcelain)" ] || HEAD_REV="$HEAD_REV+changes"
 OUT=$DIR/head build
+[ -z "$STATEMENTS" ] || go build "${TAGS[@]}" -o "$DIR/head/stockroom" ./cmd/stockroom
 if [ -n "$BASE" ]; then
   BASE_REV=$(git rev-parse --short "$BASE^{commit}")
   RUNS=(base head)
@@ -62,7 +73,7 @@ fi
 if [ -n "$NORMAL" ]; then
   RUNS+=(normal)
   mkdir -p "$DIR/normal"
-  go build -ldflags "-X github.com/stockroom/stockroom/internal/store.sqliteSync=NORMAL" -o "$DIR/normal/stockroom" ./cmd/stockroom
+  go build "${TAGS[@]}" -ldflags "-X github.com/stockroom/stockroom/internal/store.sqliteSync=NORMAL" -o "$DIR/normal/stockroom" ./cmd/stockroom
 fi
 rev() {
   case $1 in
@@ -96,10 +107,31 @@ trap 'kill ${PIDS[*]} 2>/dev/null || true' EXIT
 
 echo
 echo "items: $ITEMS, lots: $LOTS, warehouses: $WAREHOUSES; $DURATION each (wrk); runs: $(for r in "${RUNS[@]}"; do printf '%s=%s ' "$r" "$(rev "$r")"; done)"
+# timed RUN: whether RUN's binary times its writer's statements.
+timed() { [ -n "$STATEMENTS" ] && [ "$1" != base ]; }
+# report_statements RUN: has RUN's server write its statement times since
+# the last report (and start again), and waits until it has.
+report_statements() {
+  local log=$DIR/$1/server.log n
+  n=$(grep -c -- '^-- end of writer statements --$' "$log" || true)
+  kill -USR1 "${PIDS[$1]}"
+  for _ in $(seq 1 50); do
+    [ "$(grep -c -- '^-- end of writer statements --$' "$log" || true)" -gt "$n" ] && return
+    sleep 0.1
+  done
+  echo "no statement report from $1" >&2
+  exit 1
+}
 for op in receive issue move; do
   for r in "${RUNS[@]}"; do
+    ! timed "$r" || report_statements "$r"
     OUT=$DIR/$r TOKEN=${TOKENS[$r]} measure "$op $r" -s bench/stock.lua \
       "http://127.0.0.1:${PORTS[$r]}/" -- "${TOKENS[$r]}" "$op" "$ITEMS" "$WAREHOUSES"
+    if timed "$r"; then
+      report_statements "$r"
+      awk '/^-- writer statements/ { s = ""; next } /^-- end of writer statements --$/ { last = s; next } { s = s $0 "\n" }
+        END { printf "%s", last }' "$DIR/$r/server.log" >"$DIR/$r/statements-$op.txt"
+    fi
   done
 done
 for r in "${RUNS[@]}"; do
@@ -155,6 +187,21 @@ compare() { # OTHER: head against another run, operation by operation
 }
 [ -z "$BASE" ] || compare base
 [ -z "$NORMAL" ] || compare normal
+
+if [ -n "$STATEMENTS" ]; then
+  echo
+  echo "SQLite's writer, per request, statement by statement (the ten costliest; all in statements-OP.txt):"
+  for r in "${RUNS[@]}"; do
+    timed "$r" || continue
+    for op in receive issue move; do
+      requests=$(awk '/requests in/ { print $1 }' "$(log "$r" "$op")")
+      echo "$op $r $(rev "$r"), $requests requests:"
+      awk -F '\t' -v n="$requests" '{ t += $2 }
+        NR <= 10 { printf "  %8.1f µs/request %8.1f µs/run %8d runs  %s\n", 1000 * $2 / n, $3, $1, $4 }
+        END { printf "  %8.1f µs/request in all\n", 1000 * t / n }' "$DIR/$r/statements-$op.txt"
+    done
+  done
+fi
 
 echo
 for r in "${RUNS[@]}"; do

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"time"
 
 	"modernc.org/sqlite"
 )
@@ -50,6 +51,12 @@ func keptText(query string) string { return bareParam.ReplaceAllString(query, "+
 // and prepared again as they come (statements whose text varies with the
 // number of rows are the only ones that could grow without bound).
 const maxPrepared = 512
+
+// timeStatement, when set, is told each statement the writer ran and when
+// it began. Only a build with the stmttime tag sets it (stmttime.go), for
+// bench/sqlite.sh STATEMENTS=1, which reports where the one writer's time
+// goes; in every other build it is nil.
+var timeStatement func(query string, began time.Time)
 
 // liteWriter returns the writer, connecting it first when needed. Only the
 // holder of SQLite's one lane calls it.
@@ -148,6 +155,9 @@ func (w *liteWriter) commit(ctx context.Context) error {
 // exec runs a statement that is not kept prepared (a transaction's BEGIN,
 // COMMIT, savepoints).
 func (w *liteWriter) exec(ctx context.Context, query string) error {
+	if timeStatement != nil {
+		defer timeStatement(query, time.Now())
+	}
 	_, err := w.conn.ExecContext(ctx, query)
 	return err
 }

@@ -206,6 +206,9 @@ func (t *Tx) runSQLite(s stmt) error {
 	if err := ended(t.ctx); err != nil {
 		return err
 	}
+	if timeStatement != nil {
+		defer timeStatement(s.sql, time.Now())
+	}
 	ctx := context.WithoutCancel(t.ctx)
 	ps, err := t.lite.prepared(ctx, s.sql)
 	if err != nil {
