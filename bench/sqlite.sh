@@ -32,6 +32,13 @@
 #
 #   STATEMENTS=1 NORMAL=1 bash bench/sqlite.sh
 #
+# Receive, issue and move are measured in ROUNDS rounds (default 2), the
+# runs in one order in odd rounds and in the reverse order in even ones:
+# measured back to back, the second of two runs was seen to gain 5-10% on
+# the first whichever binary it was, so a fixed order reads as a difference
+# between builds. Each rate is the mean over rounds, shown with its spread
+# (highest less lowest), against which a difference between runs is read.
+#
 # DURATION (default 10s) applies to every wrk run and to each ceiling run;
 # CEILING names the sqlite-ceiling directory. Output is left in
 # bench/out/sqlite/. The figures are only as quiet as the machine: on a shared
@@ -48,6 +55,7 @@ CEILING=${CEILING:-../shared/tools/sqlite-ceiling}
 BASE=${BASE:-}
 NORMAL=${NORMAL:-}
 STATEMENTS=${STATEMENTS:-}
+ROUNDS=${ROUNDS:-2}
 TAGS=()
 [ -z "$STATEMENTS" ] || TAGS=(-tags stmttime)
 [ -f "$CEILING/main.go" ] || { echo "no sqlite-ceiling in $CEILING (set CEILING)" >&2; exit 1; }
@@ -99,14 +107,17 @@ for r in "${RUNS[@]}"; do
   rm -f "$db" "$db-wal" "$db-shm"
   cp "$LOADED" "$db"
   [ ! -f "$LOADED-wal" ] || cp "$LOADED-wal" "$db-wal"
-  OUT=$DIR/$r PORT=$port start_server "sqlite:$db"
+done
+sync # the copies written back now, not during the first measurement
+for r in "${RUNS[@]}"; do
+  OUT=$DIR/$r PORT=$port start_server "sqlite:$DIR/$r/bench.db"
   TOKENS[$r]=$TOKEN PIDS[$r]=$SERVER_PID PORTS[$r]=$port
   port=$((port + 1))
 done
 trap 'kill ${PIDS[*]} 2>/dev/null || true' EXIT
 
 echo
-echo "items: $ITEMS, lots: $LOTS, warehouses: $WAREHOUSES; $DURATION each (wrk); runs: $(for r in "${RUNS[@]}"; do printf '%s=%s ' "$r" "$(rev "$r")"; done)"
+echo "items: $ITEMS, lots: $LOTS, warehouses: $WAREHOUSES; $DURATION each (wrk), $ROUNDS rounds; runs: $(for r in "${RUNS[@]}"; do printf '%s=%s ' "$r" "$(rev "$r")"; done)"
 # timed RUN: whether RUN's binary times its writer's statements.
 timed() { [ -n "$STATEMENTS" ] && [ "$1" != base ]; }
 # report_statements RUN: has RUN's server write its statement times since
@@ -122,16 +133,22 @@ report_statements() {
   echo "no statement report from $1" >&2
   exit 1
 }
-for op in receive issue move; do
-  for r in "${RUNS[@]}"; do
-    ! timed "$r" || report_statements "$r"
-    OUT=$DIR/$r TOKEN=${TOKENS[$r]} measure "$op $r" -s bench/stock.lua \
-      "http://127.0.0.1:${PORTS[$r]}/" -- "${TOKENS[$r]}" "$op" "$ITEMS" "$WAREHOUSES"
-    if timed "$r"; then
-      report_statements "$r"
-      awk '/^-- writer statements/ { s = ""; next } /^-- end of writer statements --$/ { last = s; next } { s = s $0 "\n" }
-        END { printf "%s", last }' "$DIR/$r/server.log" >"$DIR/$r/statements-$op.txt"
-    fi
+REVERSED=()
+for ((i = ${#RUNS[@]} - 1; i >= 0; i--)); do REVERSED+=("${RUNS[$i]}"); done
+for round in $(seq 1 "$ROUNDS"); do
+  order=("${RUNS[@]}")
+  [ $((round % 2)) = 1 ] || order=("${REVERSED[@]}")
+  for op in receive issue move; do
+    for r in "${order[@]}"; do
+      ! timed "$r" || report_statements "$r"
+      OUT=$DIR/$r TOKEN=${TOKENS[$r]} measure "$op $r r$round" -s bench/stock.lua \
+        "http://127.0.0.1:${PORTS[$r]}/" -- "${TOKENS[$r]}" "$op" "$ITEMS" "$WAREHOUSES"
+      if timed "$r"; then
+        report_statements "$r"
+        awk '/^-- writer statements/ { s = ""; next } /^-- end of writer statements --$/ { last = s; next } { s = s $0 "\n" }
+          END { printf "%s", last }' "$DIR/$r/server.log" >"$DIR/$r/statements-$op-r$round.txt"
+      fi
+    done
   done
 done
 for r in "${RUNS[@]}"; do
@@ -162,27 +179,51 @@ ok_rate() { # LOG: 2xx answers per second in a wrk log
 refused() { # LOG: the share of answers that were not 2xx, in percent
   awk '/requests in/ { n = $1 } /Non-2xx/ { e = $NF } END { printf "%.0f\n", 100 * e / n }' "$1"
 }
+# logs RUN OP: RUN's wrk logs of OP, one per round (the lone receive: one).
+logs() {
+  if [ "$2" = lone_receive ]; then
+    echo "$DIR/$1/wrk-lone_receive_$1.txt"
+    return
+  fi
+  for round in $(seq 1 "$ROUNDS"); do echo "$DIR/$1/wrk-${2}_$1_r$round.txt"; done
+}
+# stats RUN OP: over OP's rounds, the mean 2xx/s, its spread (highest less
+# lowest), the mean share refused (percent) and the mean median latency (ms).
+stats() {
+  local l rates="" refs="" p50s=""
+  for l in $(logs "$1" "$2"); do
+    rates="$rates $(ok_rate "$l")" refs="$refs $(refused "$l")" p50s="$p50s $(wrk_ms "$l" 50%)"
+  done
+  awk -v r="$rates" -v x="$refs" -v p="$p50s" 'BEGIN {
+    n = split(r, a, " "); split(x, b, " "); split(p, c, " "); lo = a[1]; hi = a[1]
+    for (i = 1; i <= n; i++) { s += a[i]; e += b[i]; q += c[i]; if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
+    printf "%.1f %.1f %.0f %.3f\n", s / n, hi - lo, e / n, q / n }'
+}
 echo
-printf '%-34s %10s %8s %9s %8s\n' "" "2xx/s" "x FULL" "refused" "p50 ms"
+printf '%-44s %10s %8s %8s %9s %8s\n' "" "2xx/s" "spread" "x FULL" "refused" "p50 ms"
 for mode in FULL NORMAL; do
   awk -v n="sqlite-ceiling -sync $mode" -v r="$(ceiling "$mode")" -v f="$FULL" \
-    'BEGIN { printf "%-34s %10.0f %8.2f\n", n, r, r / f }'
+    'BEGIN { printf "%-44s %10.0f %8s %8.2f\n", n, r, "", r / f }'
 done
-row() { # NAME LOG
-  awk -v n="$1" -v r="$(ok_rate "$2")" -v x="$(refused "$2")" -v p="$(wrk_ms "$2" 50%)" -v f="$FULL" \
-    'BEGIN { printf "%-34s %10.0f %8.2f %8s%% %8.2f\n", n, r, r / f, x, p }'
+row() { # NAME RUN OP
+  local rate spread ref p50
+  read -r rate spread ref p50 <<<"$(stats "$2" "$3")"
+  awk -v n="$1" -v r="$rate" -v d="$spread" -v x="$ref" -v p="$p50" -v f="$FULL" \
+    'BEGIN { printf "%-44s %10.0f %8.0f %8.2f %8s%% %8.2f\n", n, r, d, r / f, x, p }'
 }
-log() { echo "$DIR/$1/wrk-${2}_$1.txt"; } # RUN OP
 for op in receive issue move; do
-  for r in "${RUNS[@]}"; do row "$op $r $(rev "$r")" "$(log "$r" "$op")"; done
+  for r in "${RUNS[@]}"; do row "$op $r $(rev "$r")" "$r" "$op"; done
 done
-for r in "${RUNS[@]}"; do row "lone receive $r $(rev "$r")" "$(log "$r" lone_receive)"; done
+for r in "${RUNS[@]}"; do row "lone receive $r $(rev "$r")" "$r" lone_receive; done
 compare() { # OTHER: head against another run, operation by operation
   echo
+  local op b bd h hd bp hp
   for op in receive issue move lone_receive; do
-    awk -v op="${op/_/ }" -v o="$1" -v b="$(ok_rate "$(log "$1" "$op")")" -v h="$(ok_rate "$(log head "$op")")" \
-      -v bp="$(wrk_ms "$(log "$1" "$op")" 50%)" -v hp="$(wrk_ms "$(log head "$op")" 50%)" \
-      'BEGIN { printf "%-14s head/%s: %5.2f x 2xx/s, p50 %.2f ms -> %.2f ms\n", op, o, h / b, bp, hp }'
+    read -r b bd _ bp <<<"$(stats "$1" "$op")"
+    read -r h hd _ hp <<<"$(stats head "$op")"
+    awk -v op="${op/_/ }" -v o="$1" -v b="$b" -v bd="$bd" -v h="$h" -v hd="$hd" -v bp="$bp" -v hp="$hp" \
+      'BEGIN { printf "%-14s head/%s: %5.2f x 2xx/s (spread over rounds: %s %.0f%%, head %.0f%%), p50 %.2f ms -> %.2f ms\n",
+        op, o, h / b, o, 100 * bd / b, 100 * hd / h, bp, hp }'
   done
 }
 [ -z "$BASE" ] || compare base
@@ -190,11 +231,14 @@ compare() { # OTHER: head against another run, operation by operation
 
 if [ -n "$STATEMENTS" ]; then
   echo
-  echo "SQLite's writer, per request, statement by statement (the ten costliest; all in statements-OP.txt):"
+  echo "SQLite's writer, per request, statement by statement, over every round (the ten costliest; all in statements-OP.txt):"
   for r in "${RUNS[@]}"; do
     timed "$r" || continue
     for op in receive issue move; do
-      requests=$(awk '/requests in/ { print $1 }' "$(log "$r" "$op")")
+      requests=$(cat $(logs "$r" "$op") | awk '/requests in/ { n += $1 } END { print n }')
+      awk -F '\t' '{ runs[$4] += $1; ms[$4] += $2 }
+        END { for (k in runs) printf "%d\t%.1f\t%.1f\t%s\n", runs[k], ms[k], 1000 * ms[k] / runs[k], k }' \
+        "$DIR/$r"/statements-"$op"-r*.txt | sort -t "$(printf '\t')" -k2,2 -rn >"$DIR/$r/statements-$op.txt"
       echo "$op $r $(rev "$r"), $requests requests:"
       awk -F '\t' -v n="$requests" '{ t += $2 }
         NR <= 10 { printf "  %8.1f µs/request %8.1f µs/run %8d runs  %s\n", 1000 * $2 / n, $3, $1, $4 }
