@@ -32,6 +32,13 @@
 #
 #   STATEMENTS=1 NORMAL=1 bash bench/sqlite.sh
 #
+# PAGES=1 reads this tree's write-ahead log while it serves each operation
+# in the last round (bench/walpages) and prints the pages a commit writes,
+# per request, table by table and index by index: under FULL what a commit
+# costs grows with them.
+#
+#   PAGES=1 bash bench/sqlite.sh
+#
 # Receive, issue and move are measured in ROUNDS rounds (default 2), the
 # runs in one order in odd rounds and in the reverse order in even ones:
 # measured back to back, the second of two runs was seen to gain 5-10% on
@@ -56,6 +63,7 @@ BASE=${BASE:-}
 NORMAL=${NORMAL:-}
 STATEMENTS=${STATEMENTS:-}
 ROUNDS=${ROUNDS:-2}
+PAGES=${PAGES:-}
 TAGS=()
 [ -z "$STATEMENTS" ] || TAGS=(-tags stmttime)
 [ -f "$CEILING/main.go" ] || { echo "no sqlite-ceiling in $CEILING (set CEILING)" >&2; exit 1; }
@@ -72,6 +80,7 @@ HEAD_REV=$(git rev-parse --short HEAD)
 [ -z "$(git status --porcelain)" ] || HEAD_REV="$HEAD_REV+changes"
 OUT=$DIR/head build
 [ -z "$STATEMENTS" ] || go build "${TAGS[@]}" -o "$DIR/head/stockroom" ./cmd/stockroom
+[ -z "$PAGES" ] || go build -o "$DIR/walpages" ./bench/walpages
 if [ -n "$BASE" ]; then
   BASE_REV=$(git rev-parse --short "$BASE^{commit}")
   RUNS=(base head)
@@ -133,6 +142,16 @@ report_statements() {
   echo "no statement report from $1" >&2
   exit 1
 }
+# write_counts RUN: RUN's write transactions and the requests they carried
+# so far, from its metrics.
+write_counts() {
+  curl -fs "http://127.0.0.1:${PORTS[$1]}/metrics" | awk '
+    $1 == "stockroom_write_batches_total" { b = $2 } $1 == "stockroom_write_batched_total" { m = $2 }
+    $1 == "stockroom_write_alone_total" { a = $2 } $1 == "stockroom_write_again_total" { g = $2 }
+    END { printf "%d %d\n", b + a, m + a - g }'
+}
+# paged RUN ROUND: whether the pages RUN's commits write are read in ROUND.
+paged() { [ -n "$PAGES" ] && [ "$1" = head ] && [ "$2" = "$ROUNDS" ]; }
 REVERSED=()
 for ((i = ${#RUNS[@]} - 1; i >= 0; i--)); do REVERSED+=("${RUNS[$i]}"); done
 for round in $(seq 1 "$ROUNDS"); do
@@ -141,8 +160,18 @@ for round in $(seq 1 "$ROUNDS"); do
   for op in receive issue move; do
     for r in "${order[@]}"; do
       ! timed "$r" || report_statements "$r"
+      if paged "$r" "$round"; then
+        read -r commits0 requests0 <<<"$(write_counts "$r")"
+        "$DIR/walpages" -watch "$DURATION" "$DIR/$r/bench.db" >"$DIR/$r/pages-$op.tsv" &
+        WALPAGES=$!
+      fi
       OUT=$DIR/$r TOKEN=${TOKENS[$r]} measure "$op $r r$round" -s bench/stock.lua \
         "http://127.0.0.1:${PORTS[$r]}/" -- "${TOKENS[$r]}" "$op" "$ITEMS" "$WAREHOUSES"
+      if paged "$r" "$round"; then
+        wait "$WALPAGES"
+        read -r commits1 requests1 <<<"$(write_counts "$r")"
+        echo "# $((requests1 - requests0)) requests in $((commits1 - commits0)) commits" >>"$DIR/$r/pages-$op.tsv"
+      fi
       if timed "$r"; then
         report_statements "$r"
         awk '/^-- writer statements/ { s = ""; next } /^-- end of writer statements --$/ { last = s; next } { s = s $0 "\n" }
@@ -244,6 +273,20 @@ if [ -n "$STATEMENTS" ]; then
         NR <= 10 { printf "  %8.1f µs/request %8.1f µs/run %8d runs  %s\n", 1000 * $2 / n, $3, $1, $4 }
         END { printf "  %8.1f µs/request in all\n", 1000 * t / n }' "$DIR/$r/statements-$op.txt"
     done
+  done
+fi
+
+if [ -n "$PAGES" ]; then
+  echo
+  echo "Pages a commit of head $(rev head) wrote to the log, per request (round $ROUNDS; all in pages-OP.tsv):"
+  for op in receive issue move; do
+    awk -F '\t' -v op="$op" '/^# [0-9]+ commits$/ { seen = $0; sub(/^# /, "", seen) }
+      /^# [0-9]+ requests in/ { split($0, w, " "); per = w[2] / w[5] }
+      !/^#/ { name[++n] = $1; pages[n] = $2 }
+      END {
+        printf "%s: %s read, %.1f requests per commit, %.1f pages per commit, %.2f per request\n", op, seen, per, pages[1], pages[1] / per
+        for (i = 2; i <= n && i <= 12; i++) printf "  %6.2f per request  %s\n", pages[i] / per, name[i]
+      }' "$DIR/head/pages-$op.tsv"
   done
 fi
 
