@@ -222,7 +222,8 @@ func (t *Tx) queueLotWrites(o *outboundOrder, changes []lineChange, w *allocWrit
 		} else {
 			// A ship takes allocated units only (lc.allocated is -lc.shipped); a
 			// completion free ones too.
-			t.queryRow(w.row(), issueFromLot, []any{recNo, lc.shipped, now, lc.allocated.Neg()}, left)
+			remaining := o.lots.of[recNo].units.Sub(lc.shipped)
+			t.queryRow(w.row(), drawFromLot(remaining), []any{recNo, lc.shipped, now, lc.allocated.Neg()}, left)
 		}
 	}
 	if len(by) > 0 {

@@ -128,7 +128,7 @@ func (db *DB) ListLots(ctx context.Context, scope stockroom.Scope, f stockroom.L
 		q.where = append(q.where, scopeCond("l.owner", *f.Owners, &q.args))
 	}
 	if !f.IncludeShipped {
-		q.where = append(q.where, "l.units > 0")
+		q.where = append(q.where, "l.shipped IS NULL") // in stock: the condition of lots_in_stock
 	}
 	if f.WID != 0 {
 		q.where = append(q.where, "l.wid = "+q.args.add(f.WID))

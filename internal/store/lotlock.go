@@ -46,7 +46,7 @@ func (t *Tx) lockMore(l *lotLocks, limit int) error {
 		"part_no = " + a.add(s.PartNo),
 		"wid = " + a.add(s.WID),
 		"owner = " + a.add(s.Owner),
-		"units > 0",
+		"shipped IS NULL", // in stock: the condition of lots_draw
 		"units > allocated",
 	}
 	if !s.WithHeld {

@@ -80,17 +80,28 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 
 // The statements of a draw from one lot.
 const (
-	// issueFromLot takes $2 units out of a lot, $4 of them allocated to
-	// orders (0 for a plain draw, all for a ship); a lot drawn to zero is
-	// shipped. It returns the units left.
-	issueFromLot = `
+	// takeFromLot takes $2 units out of a lot that holds more, $4 of them
+	// allocated to orders (0 for a plain draw, all for a ship), at time $3.
+	// It sets neither shipped nor active, which the indexes of lots in stock
+	// read (migration 11): SQLite rewrites a lot's entries in them only
+	// when a statement sets those. It returns the units left.
+	takeFromLot = `
 		UPDATE lots SET
 			units = units - $2,
 			allocated = allocated - $4,
-			shipped = CASE WHEN units = $2 THEN $3 ELSE shipped END,
-			active = units > $2,
 			modified = CASE WHEN $3 > modified THEN $3 ELSE modified + 1 END
-		WHERE rec_no = $1
+		WHERE rec_no = $1 AND units > $2
+		RETURNING units`
+	// emptyLot takes a lot's last $2 units, as takeFromLot does, and ships
+	// it. It returns the units left: 0.
+	emptyLot = `
+		UPDATE lots SET
+			units = 0,
+			allocated = allocated - $4,
+			shipped = $3,
+			active = FALSE,
+			modified = CASE WHEN $3 > modified THEN $3 ELSE modified + 1 END
+		WHERE rec_no = $1 AND units = $2
 		RETURNING units`
 	// moveLot moves a whole lot, keeping its recNo.
 	moveLot = `
@@ -110,12 +121,16 @@ const (
 		FROM lots
 		WHERE rec_no = $1
 		RETURNING rec_no`
-	takeFromLot = `
-		UPDATE lots SET
-			units = units - $2,
-			modified = CASE WHEN $3 > modified THEN $3 ELSE modified + 1 END
-		WHERE rec_no = $1`
 )
+
+// drawFromLot is the statement of a draw that leaves remaining units in its
+// lot: emptyLot for none, else takeFromLot.
+func drawFromLot(remaining stockroom.Units) string {
+	if remaining.IsZero() {
+		return emptyLot
+	}
+	return takeFromLot
+}
 
 // applyDraws changes the drawn lots, the levels, the ledger and the counts;
 // a transfer's draws also become the lines of transit transitID (which a
@@ -200,7 +215,7 @@ func (t *Tx) queueDraws(w stockroom.Withdrawal, now int64, cands []stockroom.Can
 		to := ledgerLine{recNo: d.RecNo, partNo: w.PartNo, wid: w.ToWID, spot: w.ToSpot, units: d.Units}
 		switch {
 		case w.Type != stockroom.TxMove:
-			t.queryRow(&dw.done[i], issueFromLot, []any{d.RecNo, d.Units, now, 0}, new(int64))
+			t.queryRow(&dw.done[i], drawFromLot(d.Remaining), []any{d.RecNo, d.Units, now, 0}, new(int64))
 			if d.Remaining.IsZero() {
 				dw.counts.lot(w.WID, -1, false, true)
 			}
@@ -214,7 +229,7 @@ func (t *Tx) queueDraws(w stockroom.Withdrawal, now int64, cands []stockroom.Can
 			dw.lines = append(dw.lines, from, to)
 		default:
 			t.queryRow(&dw.done[i], splitLot, []any{d.RecNo, w.ToWID, w.ToSpot, d.Units, now}, &dw.newRecNo[i])
-			t.exec(takeFromLot, d.RecNo, d.Units, now)
+			t.exec(takeFromLot, d.RecNo, d.Units, now, 0)
 			dw.counts.lot(w.ToWID, 1, true, true)
 			dw.splits[len(dw.lines)+1] = i
 			dw.lines = append(dw.lines, from, to)

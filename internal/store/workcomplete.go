@@ -158,7 +158,7 @@ func (t *Tx) lockComponentLots(o *outboundOrder) (map[int64]*completeLot, error)
 		SELECT rec_no, part_no, wid, owner, spot, units, allocated, price
 		FROM lots
 		WHERE (`+strings.Join(buckets, " OR ")+`)
-		  AND units > 0
+		  AND shipped IS NULL
 		  AND (rec_no IN (SELECT rec_no FROM allocations WHERE order_id = `+a.add(o.head.id)+`)
 		       OR (units > allocated AND NOT hold))
 		ORDER BY `+lotLockOrder+t.forUpdate(), a...)
