@@ -85,13 +85,12 @@ received=$(psql "${DSN%%\?*}" -tAc "SELECT COUNT(*) FROM transits WHERE id > $be
 kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
 
 echo
-rps() { awk '/^Requests\/sec/ {print $2}' "$1"; }
-mean() { for r in $(seq 1 "$ROUNDS"); do rps "$OUT/wrk-${1//-/_}_r$r.txt"; done | awk '{ s += $1; printf "%s ", $1 } END { printf "mean %.0f", s / NR }'; }
+mean() { for r in $(seq 1 "$ROUNDS"); do ok_rate "$OUT/wrk-${1//-/_}_r$r.txt"; done | awk '{ s += $1; printf "%s ", $1 } END { printf "mean %.0f", s / NR }'; }
 echo "receive     rounds $(mean receive) tx/s"
 echo "po-receive  rounds $(mean po-receive) tx/s"
 awk -v a="$(mean po-receive | sed 's/.*mean //')" -v b="$(mean receive | sed 's/.*mean //')" \
   'BEGIN { printf "po-receive / receive = %.2f (goal >= 0.80)\n", a / b }'
-echo "transit ship    $(rps "$OUT/wrk-transit_ship.txt") tx/s ($((after - before)) transits)"
+echo "transit ship    $(ok_rate "$OUT/wrk-transit_ship.txt") tx/s ($((after - before)) transits)"
 awk -v n="$received" -v all="$((after - before))" '
   /requests in/ { total = $1; secs = $4; sub(/s,?$/, "", secs) }
   /Non-2xx/ { bad = $NF }

@@ -130,7 +130,6 @@ pgbench_tps() {
   PGTPS=$(awk '/^tps/ {print $3; exit}' "$OUT/pgbench.txt")
 }
 
-rps() { awk '/^Requests\/sec/ {print $2}' "$1"; }
 
 if [ -n "$BASE" ]; then
   BASE_REV=$(git rev-parse --short "$BASE^{commit}")
@@ -188,11 +187,12 @@ if [ -n "$BASE" ]; then
   for op in receive issue move; do
     for run in base head; do
       dir=$HEADOUT; [ "$run" = head ] || dir=$BASEOUT
-      rates=$(for round in $(seq 1 "$ROUNDS"); do rps "$dir/wrk-${op}_${run}_r$round.txt"; done | tr '\n' ' ')
-      echo "$rates" | awk -v op="$op" -v run="$run" -v p="$PGTPS" '{
+      rates=$(for round in $(seq 1 "$ROUNDS"); do ok_rate "$dir/wrk-${op}_${run}_r$round.txt"; done | tr '\n' ' ')
+      refs=$(for round in $(seq 1 "$ROUNDS"); do refused "$dir/wrk-${op}_${run}_r$round.txt"; done | tr '\n' ' ')
+      echo "$rates" | awk -v op="$op" -v run="$run" -v p="$PGTPS" -v x="$refs" '{
         s = 0; lo = $1; hi = $1
         for (i = 1; i <= NF; i++) { s += $i; if ($i < lo) lo = $i; if ($i > hi) hi = $i }
-        printf "%-8s %-5s rounds %-30s mean %7.0f tx/s (%5.1f%% of pgbench), spread %5.0f\n", op, run, $0, s / NF, 100 * s / NF / p, hi - lo
+        printf "%-8s %-5s rounds %-30s mean %7.0f 2xx/s (%5.1f%% of pgbench), spread %5.0f, refused %% %s\n", op, run, $0, s / NF, 100 * s / NF / p, hi - lo, x
       }'
     done
   done
@@ -235,8 +235,9 @@ kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
 pgbench_tps
 echo
 for op in Receive Issue Move; do
-  awk -v op="$op" -v r="$(rps "$OUT/wrk-POST__Inventory_$op.txt")" -v p="$PGTPS" \
-    'BEGIN { printf "%-8s %8.0f tx/s = %5.1f%% of pgbench\n", op, r, 100 * r / p }'
+  log="$OUT/wrk-POST__Inventory_$op.txt"
+  awk -v op="$op" -v r="$(ok_rate "$log")" -v x="$(refused "$log")" -v p="$PGTPS" \
+    'BEGIN { printf "%-8s %8.0f 2xx/s = %5.1f%% of pgbench (%s%% refused)\n", op, r, 100 * r / p, x }'
 done
 for name in "StockLevels_p1_lone" "StockLevels_owner_2_p1_lone"; do
   printf '%-28s median %8.3f ms (goal < 10 ms)\n' "$name" "$(wrk_ms "$OUT/wrk-$name.txt" 50%)"

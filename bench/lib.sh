@@ -84,3 +84,15 @@ wrk_ms() {
     printf "%.3f\n", v
   }' "$1"
 }
+
+# Rates count answered 2xx only: a refusal (409, no stock) commits nothing,
+# so it says nothing about the cost of a durable commit, and a load that
+# runs an item's stock out would otherwise look faster.
+ok_rate() { # LOG: 2xx answers per second in a wrk log
+  awk '/requests in/ { n = $1; t = $4; if (sub(/m,$/, "", t)) t *= 60; else sub(/s,$/, "", t) }
+    /Non-2xx/ { e = $NF }
+    END { printf "%.1f\n", (n - e) / t }' "$1"
+}
+refused() { # LOG: the share of answers that were not 2xx, in percent
+  awk '/requests in/ { n = $1 } /Non-2xx/ { e = $NF } END { printf "%.0f\n", 100 * e / n }' "$1"
+}

@@ -198,16 +198,6 @@ rm -f "$DIR/ceiling.db" "$DIR/ceiling.db-wal" "$DIR/ceiling.db-shm"
 ceiling() { sed -n 's/.* = \([0-9.]*\) tx\/s.*/\1/p' "$DIR/ceiling-$1.txt"; }
 FULL=$(ceiling FULL)
 
-# Rates count answered 2xx only: a refusal (409, no stock) commits nothing,
-# so it says nothing about the cost of a durable commit.
-ok_rate() { # LOG: 2xx answers per second in a wrk log
-  awk '/requests in/ { n = $1; t = $4; if (sub(/m,$/, "", t)) t *= 60; else sub(/s,$/, "", t) }
-    /Non-2xx/ { e = $NF }
-    END { printf "%.1f\n", (n - e) / t }' "$1"
-}
-refused() { # LOG: the share of answers that were not 2xx, in percent
-  awk '/requests in/ { n = $1 } /Non-2xx/ { e = $NF } END { printf "%.0f\n", 100 * e / n }' "$1"
-}
 # logs RUN OP: RUN's wrk logs of OP, one per round (the lone receive: one).
 logs() {
   if [ "$2" = lone_receive ]; then
