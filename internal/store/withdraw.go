@@ -229,7 +229,7 @@ func (t *Tx) queueDraws(w stockroom.Withdrawal, now int64, cands []stockroom.Can
 			dw.lines = append(dw.lines, from, to)
 		default:
 			t.queryRow(&dw.done[i], splitLot, []any{d.RecNo, w.ToWID, w.ToSpot, d.Units, now}, &dw.newRecNo[i])
-			t.exec(takeFromLot, d.RecNo, d.Units, now, 0)
+			t.queryRow(nil, takeFromLot, []any{d.RecNo, d.Units, now, 0}, new(int64)) // no row: the plan misread the lot
 			dw.counts.lot(w.ToWID, 1, true, true)
 			dw.splits[len(dw.lines)+1] = i
 			dw.lines = append(dw.lines, from, to)
