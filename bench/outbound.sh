@@ -76,19 +76,14 @@ for step in pack ship; do
 done
 kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
 
-# rate LOG: requests answered 2xx per second.
-rate() {
-  awk '/requests in/ { total = $1; secs = $4; sub(/s,?$/, "", secs) } /Non-2xx/ { bad = $NF }
-    END { printf "%.0f", (total - bad) / secs }' "$1"
-}
 # answered LOG: requests answered 2xx.
 answered() { awk '/requests in/ { total = $1 } /Non-2xx/ { bad = $NF } END { print total - bad }' "$1"; }
 echo
-echo "place order  $(rate "$OUT/wrk-place_order.txt") tx/s ($placed orders)"
+echo "place order  $(ok_rate "$OUT/wrk-place_order.txt") tx/s ($placed orders)"
 for step in commit pack ship; do
-  issue=$(rate "$OUT/wrk-issue_$step.txt")
+  issue=$(ok_rate "$OUT/wrk-issue_$step.txt")
   echo "issue        $issue tx/s (just before the ${step}s)"
-  r=$(rate "$OUT/wrk-$step.txt")
+  r=$(ok_rate "$OUT/wrk-$step.txt")
   n=$(answered "$OUT/wrk-$step.txt")
   all=$((last - from + 1))
   [ "$step" = commit ] || all=$ncommitted
