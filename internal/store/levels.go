@@ -68,75 +68,78 @@ func anyNonZero(fs []stockroom.Units) bool {
 // levelFigures are the tables' figure columns, in levelChange.figures order.
 var levelFigures = []string{"in_stock", "on_hold", "committed", "packed", "on_order", "asn"}
 
-// levelGrain is one of the four tables of levels: its name and key columns.
-// Its statements change one row and return its figures afterwards.
+// The four grains are rows of one table, levels (migration 13), keyed by
+// item, warehouse and owner: warehouse 0 stands for every warehouse, owner -1
+// for every owner. An item's rows of every grain are neighbours in the key,
+// so on SQLite the rows a change updates share a page. Each grain is read by
+// its own name, a view of its rows.
+const (
+	everyWarehouse = 0
+	everyOwner     = -1
+)
+
+// levelGrain is one of the four grains of levels: its view's name and which
+// keys it keeps apart. Its statements change one row of levels and return
+// its figures afterwards.
 type levelGrain struct {
-	table string
-	keys  []string // key columns, in order
-	// byOwner: the grain keeps owners apart.
+	view                 string
 	byOwner, byWarehouse bool
-	grow, change         string
 }
 
-func newGrain(table string, byWarehouse, byOwner bool) levelGrain {
-	g := levelGrain{table: table, byOwner: byOwner, byWarehouse: byWarehouse, keys: []string{"part_no"}}
-	if byWarehouse {
-		g.keys = append(g.keys, "wid")
-	}
-	if byOwner {
-		g.keys = append(g.keys, "owner")
-	}
-	n := len(g.keys)
-	keys := strings.Join(g.keys, ", ")
-	conds := make([]string, n)
-	for i, k := range g.keys {
-		conds[i] = k + " = $" + strconv.Itoa(i+1)
-	}
+// levelKeys are the key columns of levels.
+const levelKeys = "part_no, wid, owner"
+
+// The statements of a change to one row of levels: $1..$3 its key, $4..$9
+// the changes to its figures (levelFigures), $10 the time. growLevel may
+// create the row; changeLevel finds no row if there is none.
+var growLevel, changeLevel = levelStatements()
+
+func levelStatements() (grow, change string) {
 	nf := len(levelFigures)
-	mod := "$" + strconv.Itoa(n+nf+1)
+	mod := "$" + strconv.Itoa(3+nf+1)
 	grown := make([]string, nf)
 	changed := make([]string, nf)
 	for i, f := range levelFigures {
-		grown[i] = f + " = " + table + "." + f + " + excluded." + f
-		changed[i] = f + " = " + f + " + $" + strconv.Itoa(n+1+i)
+		grown[i] = f + " = levels." + f + " + excluded." + f
+		changed[i] = f + " = " + f + " + $" + strconv.Itoa(3+1+i)
 	}
 	cols := strings.Join(levelFigures, ", ")
-	g.grow = `
-		INSERT INTO ` + table + ` (` + keys + `, ` + cols + `, modified)
-		VALUES (` + params(1, n+nf+1) + `)
-		ON CONFLICT (` + keys + `) DO UPDATE SET
+	grow = `
+		INSERT INTO levels (` + levelKeys + `, ` + cols + `, modified)
+		VALUES (` + params(1, 3+nf+1) + `)
+		ON CONFLICT (` + levelKeys + `) DO UPDATE SET
 			` + strings.Join(grown, ",\n\t\t\t") + `,
-			modified = CASE WHEN excluded.modified > ` + table + `.modified THEN excluded.modified ELSE ` + table + `.modified + 1 END
+			modified = CASE WHEN excluded.modified > levels.modified THEN excluded.modified ELSE levels.modified + 1 END
 		RETURNING ` + cols
-	g.change = `
-		UPDATE ` + table + ` SET
+	change = `
+		UPDATE levels SET
 			` + strings.Join(changed, ",\n\t\t\t") + `,
 			modified = CASE WHEN ` + mod + ` > modified THEN ` + mod + ` ELSE modified + 1 END
-		WHERE ` + strings.Join(conds, " AND ") + `
+		WHERE part_no = $1 AND wid = $2 AND owner = $3
 		RETURNING ` + cols
-	return g
+	return grow, change
 }
 
 // The four grains, in the order their rows are locked. (A modified time
 // moves forward only, even against another instance's clock.)
 var levelGrains = []levelGrain{
-	newGrain("owner_levels", true, true),
-	newGrain("stock_levels", true, false),
-	newGrain("owner_totals", false, true),
-	newGrain("stock_totals", false, false),
+	{view: "owner_levels", byWarehouse: true, byOwner: true},
+	{view: "stock_levels", byWarehouse: true},
+	{view: "owner_totals", byOwner: true},
+	{view: "stock_totals"},
 }
 
 // key returns the change's key in the grain, and the change with the
 // columns the grain does not keep set to 0.
 func (g levelGrain) key(c levelChange) (levelChange, []any) {
-	k := []any{c.partNo}
+	k := []any{c.partNo, int64(everyWarehouse), int64(everyOwner)}
 	if g.byWarehouse {
-		k = append(k, c.wid)
+		k[1] = c.wid
 	} else {
 		c.wid = 0
 	}
 	if g.byOwner {
-		k = append(k, c.owner)
+		k[2] = c.owner
 	} else {
 		c.owner = 0
 	}
@@ -191,9 +194,9 @@ func (t *Tx) changeLevels(now time.Time, changes ...levelChange) *levelUpdate {
 	for i, c := range u.changes {
 		g := u.grains[i]
 		_, key := g.key(c)
-		stmt := g.change
+		stmt := changeLevel
 		if c.grows() {
-			stmt = g.grow
+			stmt = growLevel
 		}
 		args := key
 		for _, f := range c.figures() {
@@ -216,7 +219,7 @@ func (t *Tx) changeLevels(now time.Time, changes ...levelChange) *levelUpdate {
 func (u *levelUpdate) settle(counts countChanges) error {
 	for i, c := range u.changes {
 		if !u.found[i] {
-			return fmt.Errorf("%s row of item %d, warehouse %d, owner %d is missing", u.grains[i].table, c.partNo, c.wid, c.owner)
+			return fmt.Errorf("%s row of item %d, warehouse %d, owner %d is missing", u.grains[i].view, c.partNo, c.wid, c.owner)
 		}
 		before := make([]stockroom.Units, len(levelFigures))
 		for j, f := range c.figures() {

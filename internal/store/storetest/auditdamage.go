@@ -17,7 +17,7 @@ func (h *harness) testAuditDamage(t *testing.T) {
 	s.audit()
 	for _, damage := range []struct{ query, want string }{
 		{fmt.Sprintf("UPDATE lots SET units = units + 1 WHERE rec_no = %d", l.RecNo), "ledger lines sum"},
-		{"UPDATE stock_levels SET on_hold = 1 WHERE wid = 2", "onHold"},
+		{"UPDATE levels SET on_hold = 1 WHERE wid = 2 AND owner = -1", "onHold"},
 		{fmt.Sprintf("UPDATE lots SET active = false WHERE rec_no = %d", l.RecNo), "marked inactive or shipped"},
 		{"UPDATE counters SET value = value + 3 WHERE name = 'lots_in_stock:2'", "count lots_in_stock:2"},
 	} {
@@ -26,7 +26,8 @@ func (h *harness) testAuditDamage(t *testing.T) {
 }
 
 // testLevelSumAudit damages each grain of the levels (per item and
-// warehouse, per item and owner, per item) in each way a sum can be wrong:
+// warehouse, per item and owner, per item; rows of the one table levels,
+// migration 13) in each way a sum can be wrong:
 // a figure changed, a kept row whose finer rows are gone, finer rows with
 // no kept row beside them; the audit reports each.
 func (h *harness) testLevelSumAudit(t *testing.T) {
@@ -39,23 +40,23 @@ func (h *harness) testLevelSumAudit(t *testing.T) {
 		damage string
 		want   []string
 	}{
-		{fmt.Sprintf("UPDATE stock_levels SET committed = committed + 1000000 WHERE part_no = %d", b), []string{
+		{fmt.Sprintf("UPDATE levels SET committed = committed + 1000000 WHERE part_no = %d AND wid <> 0 AND owner = -1", b), []string{
 			fmt.Sprintf("item %d in warehouse 2: committed 1, owners sum to 0", b),
 			fmt.Sprintf("item %d: all-warehouse committed 0, warehouses sum to 1", b),
 		}},
-		{fmt.Sprintf("UPDATE owner_totals SET packed = packed + 2000000 WHERE part_no = %d", b), []string{
+		{fmt.Sprintf("UPDATE levels SET packed = packed + 2000000 WHERE part_no = %d AND wid = 0 AND owner <> -1", b), []string{
 			fmt.Sprintf("item %d, owner 0: all-warehouse packed 2, warehouses sum to 0", b),
 		}},
-		{fmt.Sprintf("DELETE FROM owner_levels WHERE part_no = %d", a), []string{
+		{fmt.Sprintf("DELETE FROM levels WHERE part_no = %d AND wid <> 0 AND owner <> -1", a), []string{
 			fmt.Sprintf("item %d in warehouse 1: in_stock 5, owners sum to 0", a),
 			fmt.Sprintf("item %d, owner 0: all-warehouse in_stock 5, warehouses sum to 0", a),
 		}},
-		{fmt.Sprintf(`INSERT INTO owner_levels (part_no, wid, owner, in_stock, on_hold, committed, packed, on_order, asn, modified)
+		{fmt.Sprintf(`INSERT INTO levels (part_no, wid, owner, in_stock, on_hold, committed, packed, on_order, asn, modified)
 			SELECT part_no, 1, 7, 0, 0, 0, 0, 0, 3000000, modified FROM owner_levels WHERE part_no = %d`, b), []string{
 			fmt.Sprintf("item %d in warehouse 1: asn 0, owners sum to 3", b),
 			fmt.Sprintf("item %d, owner 7: all-warehouse asn 0, warehouses sum to 3", b),
 		}},
-		{fmt.Sprintf("DELETE FROM stock_totals WHERE part_no = %d", a), []string{
+		{fmt.Sprintf("DELETE FROM levels WHERE part_no = %d AND wid = 0 AND owner = -1", a), []string{
 			fmt.Sprintf("item %d: all-warehouse in_stock 0, warehouses sum to 5", a),
 		}},
 	} {
