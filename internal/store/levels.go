@@ -15,9 +15,9 @@ import (
 // sum, in four grains: per item, warehouse and owner (owner_levels), per
 // item and owner over every warehouse (owner_totals), and the sums over
 // owners that lists read when they show no owner: per item and warehouse
-// (stock_levels) and per item (stock_totals). Rows are changed grain by
-// grain in that order, each grain's rows in key order, so concurrent
-// transactions lock them in one order.
+// (stock_levels) and per item (stock_totals). Rows are changed in the order
+// of their keys in levels, so concurrent transactions lock them in one
+// order.
 
 // levelChange is a change to the figures of one item in one warehouse for
 // one owner.
@@ -89,39 +89,65 @@ type levelGrain struct {
 // levelKeys are the key columns of levels.
 const levelKeys = "part_no, wid, owner"
 
-// The statements of a change to one row of levels: $1..$3 its key, $4..$9
-// the changes to its figures (levelFigures), $10 the time. growLevel may
-// create the row; changeLevel finds no row if there is none.
-var growLevel, changeLevel = levelStatements()
+// The statements of changes to rows of levels. changeLevel changes one
+// existing row: $1..$3 its key, $4..$9 the changes to its figures
+// (levelFigures), $10 the time; it finds no row if there is none.
+// growLevels(n) changes n rows, creating those there are not yet, with ten
+// parameters per row in the same order; it returns each row's key with its
+// figures afterwards.
+var changeLevel = levelChangeStatement()
 
-func levelStatements() (grow, change string) {
+// maxGrowRows is the most rows one growLevels statement changes.
+const maxGrowRows = 8
+
+var growStatements = func() []string {
+	s := make([]string, maxGrowRows+1)
+	for n := 1; n <= maxGrowRows; n++ {
+		s[n] = levelGrowStatement(n)
+	}
+	return s
+}()
+
+func growLevels(n int) string { return growStatements[n] }
+
+func levelGrowStatement(n int) string {
 	nf := len(levelFigures)
-	mod := "$" + strconv.Itoa(3+nf+1)
+	per := 3 + nf + 1
 	grown := make([]string, nf)
-	changed := make([]string, nf)
 	for i, f := range levelFigures {
 		grown[i] = f + " = levels." + f + " + excluded." + f
-		changed[i] = f + " = " + f + " + $" + strconv.Itoa(3+1+i)
+	}
+	values := make([]string, n)
+	for i := range values {
+		values[i] = "(" + params(i*per+1, (i+1)*per) + ")"
 	}
 	cols := strings.Join(levelFigures, ", ")
-	grow = `
+	return `
 		INSERT INTO levels (` + levelKeys + `, ` + cols + `, modified)
-		VALUES (` + params(1, 3+nf+1) + `)
+		VALUES ` + strings.Join(values, ", ") + `
 		ON CONFLICT (` + levelKeys + `) DO UPDATE SET
 			` + strings.Join(grown, ",\n\t\t\t") + `,
 			modified = CASE WHEN excluded.modified > levels.modified THEN excluded.modified ELSE levels.modified + 1 END
-		RETURNING ` + cols
-	change = `
+		RETURNING ` + levelKeys + `, ` + cols
+}
+
+func levelChangeStatement() string {
+	nf := len(levelFigures)
+	mod := "$" + strconv.Itoa(3+nf+1)
+	changed := make([]string, nf)
+	for i, f := range levelFigures {
+		changed[i] = f + " = " + f + " + $" + strconv.Itoa(3+1+i)
+	}
+	return `
 		UPDATE levels SET
 			` + strings.Join(changed, ",\n\t\t\t") + `,
 			modified = CASE WHEN ` + mod + ` > modified THEN ` + mod + ` ELSE modified + 1 END
 		WHERE part_no = $1 AND wid = $2 AND owner = $3
-		RETURNING ` + cols
-	return grow, change
+		RETURNING ` + strings.Join(levelFigures, ", ")
 }
 
-// The four grains, in the order their rows are locked. (A modified time
-// moves forward only, even against another instance's clock.)
+// The four grains. (A modified time moves forward only, even against
+// another instance's clock.)
 var levelGrains = []levelGrain{
 	{view: "owner_levels", byWarehouse: true, byOwner: true},
 	{view: "stock_levels", byWarehouse: true},
@@ -129,10 +155,10 @@ var levelGrains = []levelGrain{
 	{view: "stock_totals"},
 }
 
-// key returns the change's key in the grain, and the change with the
-// columns the grain does not keep set to 0.
-func (g levelGrain) key(c levelChange) (levelChange, []any) {
-	k := []any{c.partNo, int64(everyWarehouse), int64(everyOwner)}
+// key returns the change's key in levels for the grain, and the change with
+// the columns the grain does not keep set to 0.
+func (g levelGrain) key(c levelChange) (levelChange, [3]int64) {
+	k := [3]int64{c.partNo, everyWarehouse, everyOwner}
 	if g.byWarehouse {
 		k[1] = c.wid
 	} else {
@@ -160,11 +186,15 @@ func (g levelGrain) counter(c levelChange) string {
 type levelUpdate struct {
 	changes []levelChange
 	grains  []levelGrain
+	keys    [][3]int64          // each change's key in levels
 	after   [][]stockroom.Units // each changed row's figures afterwards
 	found   []bool
 }
 
-// changeLevels queues level changes in every grain.
+// changeLevels queues level changes in every grain. The rows are changed in
+// the order of their keys in levels, whichever grain they belong to, by
+// every transaction: that is the order their locks are taken in. Rows next
+// to each other that the change may create go in one statement.
 func (t *Tx) changeLevels(now time.Time, changes ...levelChange) *levelUpdate {
 	u := &levelUpdate{}
 	for _, g := range levelGrains {
@@ -174,42 +204,100 @@ func (t *Tx) changeLevels(now time.Time, changes ...levelChange) *levelUpdate {
 			k := levelChange{partNo: c.partNo, wid: c.wid, owner: c.owner}
 			sum[k] = k.add(sum[k]).add(c)
 		}
-		rows := make([]levelChange, 0, len(sum))
 		for _, c := range sum {
 			if !c.isZero() {
-				rows = append(rows, c)
+				_, key := g.key(c)
+				u.changes = append(u.changes, c)
+				u.grains = append(u.grains, g)
+				u.keys = append(u.keys, key)
 			}
 		}
-		slices.SortFunc(rows, func(a, b levelChange) int {
-			return cmp.Or(cmp.Compare(a.partNo, b.partNo), cmp.Compare(a.wid, b.wid), cmp.Compare(a.owner, b.owner))
-		})
-		for _, c := range rows {
-			u.changes = append(u.changes, c)
-			u.grains = append(u.grains, g)
-		}
 	}
+	order := make([]int, len(u.changes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		ka, kb := u.keys[a], u.keys[b]
+		return cmp.Or(cmp.Compare(ka[0], kb[0]), cmp.Compare(ka[1], kb[1]), cmp.Compare(ka[2], kb[2]))
+	})
+	u.changes, u.grains, u.keys = permute(u.changes, order), permute(u.grains, order), permute(u.keys, order)
 	u.after = make([][]stockroom.Units, len(u.changes))
 	u.found = make([]bool, len(u.changes))
 	mod := micros(now)
-	for i, c := range u.changes {
-		g := u.grains[i]
-		_, key := g.key(c)
-		stmt := changeLevel
-		if c.grows() {
-			stmt = growLevel
+	for i := 0; i < len(u.changes); {
+		if !u.changes[i].grows() {
+			t.changeLevelRow(u, i, mod)
+			i++
+			continue
 		}
-		args := key
-		for _, f := range c.figures() {
-			args = append(args, f)
+		j := i + 1
+		for j < len(u.changes) && j-i < maxGrowRows && u.changes[j].grows() {
+			j++
 		}
-		u.after[i] = make([]stockroom.Units, len(levelFigures))
-		dest := make([]any, len(levelFigures))
-		for j := range dest {
-			dest[j] = &u.after[i][j]
-		}
-		t.queryRow(&u.found[i], stmt, append(args, mod), dest...)
+		t.growLevelRows(u, i, j, mod)
+		i = j
 	}
 	return u
+}
+
+// permute returns s in the order of the indexes in order.
+func permute[T any](s []T, order []int) []T {
+	out := make([]T, len(order))
+	for i, j := range order {
+		out[i] = s[j]
+	}
+	return out
+}
+
+// levelArgs returns the parameters of change i: its key, its figures and
+// the time.
+func (u *levelUpdate) levelArgs(i int, mod int64) []any {
+	k := u.keys[i]
+	args := []any{k[0], k[1], k[2]}
+	for _, f := range u.changes[i].figures() {
+		args = append(args, f)
+	}
+	return append(args, mod)
+}
+
+// changeLevelRow queues the change of existing row i.
+func (t *Tx) changeLevelRow(u *levelUpdate, i int, mod int64) {
+	u.after[i] = make([]stockroom.Units, len(levelFigures))
+	dest := make([]any, len(levelFigures))
+	for j := range dest {
+		dest[j] = &u.after[i][j]
+	}
+	t.queryRow(&u.found[i], changeLevel, u.levelArgs(i, mod), dest...)
+}
+
+// growLevelRows queues one statement that changes rows from..to-1, creating
+// those there are not yet; each row it returns is matched to its change by
+// its key.
+func (t *Tx) growLevelRows(u *levelUpdate, from, to int, mod int64) {
+	var args []any
+	for i := from; i < to; i++ {
+		args = append(args, u.levelArgs(i, mod)...)
+	}
+	t.query(func(r rows) error {
+		for r.Next() {
+			var key [3]int64
+			after := make([]stockroom.Units, len(levelFigures))
+			dest := []any{&key[0], &key[1], &key[2]}
+			for j := range after {
+				dest = append(dest, &after[j])
+			}
+			if err := r.Scan(dest...); err != nil {
+				return err
+			}
+			i := slices.Index(u.keys[from:to], key)
+			if i < 0 || u.found[from+i] {
+				return fmt.Errorf("levels returned row %v, which the statement did not change once", key)
+			}
+			u.after[from+i], u.found[from+i] = after, true
+		}
+		return r.Err()
+	}, growLevels(to-from), args...)
 }
 
 // settle checks the changed rows once they have been sent: each existed, and
