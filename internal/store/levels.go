@@ -100,6 +100,7 @@ var changeLevel = levelChangeStatement()
 // maxGrowRows is the most rows one growLevels statement changes.
 const maxGrowRows = 8
 
+// growStatements holds growLevels(n) for n up to maxGrowRows, built once.
 var growStatements = func() []string {
 	s := make([]string, maxGrowRows+1)
 	for n := 1; n <= maxGrowRows; n++ {
@@ -184,11 +185,16 @@ func (g levelGrain) counter(c levelChange) string {
 // levelUpdate is a set of queued level changes whose results arrive with the
 // next flush.
 type levelUpdate struct {
-	changes []levelChange
-	grains  []levelGrain
-	keys    [][3]int64          // each change's key in levels
-	after   [][]stockroom.Units // each changed row's figures afterwards
-	found   []bool
+	rows []levelRow
+}
+
+// levelRow is the change of one row of levels and, once sent, its result.
+type levelRow struct {
+	change levelChange // the grain's columns only (levelGrain.key)
+	grain  levelGrain
+	key    [3]int64          // its key in levels
+	after  []stockroom.Units // its figures afterwards
+	found  bool
 }
 
 // changeLevels queues level changes in every grain. The rows are changed in
@@ -207,97 +213,74 @@ func (t *Tx) changeLevels(now time.Time, changes ...levelChange) *levelUpdate {
 		for _, c := range sum {
 			if !c.isZero() {
 				_, key := g.key(c)
-				u.changes = append(u.changes, c)
-				u.grains = append(u.grains, g)
-				u.keys = append(u.keys, key)
+				u.rows = append(u.rows, levelRow{change: c, grain: g, key: key})
 			}
 		}
 	}
-	order := make([]int, len(u.changes))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		ka, kb := u.keys[a], u.keys[b]
-		return cmp.Or(cmp.Compare(ka[0], kb[0]), cmp.Compare(ka[1], kb[1]), cmp.Compare(ka[2], kb[2]))
+	slices.SortFunc(u.rows, func(a, b levelRow) int {
+		return cmp.Or(cmp.Compare(a.key[0], b.key[0]), cmp.Compare(a.key[1], b.key[1]), cmp.Compare(a.key[2], b.key[2]))
 	})
-	u.changes, u.grains, u.keys = permute(u.changes, order), permute(u.grains, order), permute(u.keys, order)
-	u.after = make([][]stockroom.Units, len(u.changes))
-	u.found = make([]bool, len(u.changes))
 	mod := micros(now)
-	for i := 0; i < len(u.changes); {
-		if !u.changes[i].grows() {
-			t.changeLevelRow(u, i, mod)
-			i++
-			continue
+	for rest := u.rows; len(rest) > 0; {
+		n := 1
+		if rest[0].change.grows() {
+			for n < len(rest) && n < maxGrowRows && rest[n].change.grows() {
+				n++
+			}
+			t.growLevelRows(rest[:n], mod)
+		} else {
+			t.changeLevelRow(&rest[0], mod)
 		}
-		j := i + 1
-		for j < len(u.changes) && j-i < maxGrowRows && u.changes[j].grows() {
-			j++
-		}
-		t.growLevelRows(u, i, j, mod)
-		i = j
+		rest = rest[n:]
 	}
 	return u
 }
 
-// permute returns s in the order of the indexes in order.
-func permute[T any](s []T, order []int) []T {
-	out := make([]T, len(order))
-	for i, j := range order {
-		out[i] = s[j]
-	}
-	return out
-}
-
-// levelArgs returns the parameters of change i: its key, its figures and
-// the time.
-func (u *levelUpdate) levelArgs(i int, mod int64) []any {
-	k := u.keys[i]
-	args := []any{k[0], k[1], k[2]}
-	for _, f := range u.changes[i].figures() {
+// args returns the row's parameters: its key, its figures and the time.
+func (r *levelRow) args(mod int64) []any {
+	args := []any{r.key[0], r.key[1], r.key[2]}
+	for _, f := range r.change.figures() {
 		args = append(args, f)
 	}
 	return append(args, mod)
 }
 
-// changeLevelRow queues the change of existing row i.
-func (t *Tx) changeLevelRow(u *levelUpdate, i int, mod int64) {
-	u.after[i] = make([]stockroom.Units, len(levelFigures))
+// changeLevelRow queues the change of an existing row.
+func (t *Tx) changeLevelRow(r *levelRow, mod int64) {
+	r.after = make([]stockroom.Units, len(levelFigures))
 	dest := make([]any, len(levelFigures))
 	for j := range dest {
-		dest[j] = &u.after[i][j]
+		dest[j] = &r.after[j]
 	}
-	t.queryRow(&u.found[i], changeLevel, u.levelArgs(i, mod), dest...)
+	t.queryRow(&r.found, changeLevel, r.args(mod), dest...)
 }
 
-// growLevelRows queues one statement that changes rows from..to-1, creating
-// those there are not yet; each row it returns is matched to its change by
-// its key.
-func (t *Tx) growLevelRows(u *levelUpdate, from, to int, mod int64) {
+// growLevelRows queues one statement that changes rows, creating those there
+// are not yet; each row it returns is matched to its change by its key.
+func (t *Tx) growLevelRows(lr []levelRow, mod int64) {
 	var args []any
-	for i := from; i < to; i++ {
-		args = append(args, u.levelArgs(i, mod)...)
+	for i := range lr {
+		args = append(args, lr[i].args(mod)...)
 	}
-	t.query(func(r rows) error {
-		for r.Next() {
+	t.query(func(rs rows) error {
+		for rs.Next() {
 			var key [3]int64
 			after := make([]stockroom.Units, len(levelFigures))
 			dest := []any{&key[0], &key[1], &key[2]}
 			for j := range after {
 				dest = append(dest, &after[j])
 			}
-			if err := r.Scan(dest...); err != nil {
+			if err := rs.Scan(dest...); err != nil {
 				return err
 			}
-			i := slices.Index(u.keys[from:to], key)
-			if i < 0 || u.found[from+i] {
+			i := slices.IndexFunc(lr, func(r levelRow) bool { return r.key == key })
+			if i < 0 || lr[i].found {
 				return fmt.Errorf("levels returned row %v, which the statement did not change once", key)
 			}
-			u.after[from+i], u.found[from+i] = after, true
+			lr[i].after, lr[i].found = after, true
 		}
-		return r.Err()
-	}, growLevels(to-from), args...)
+		return rs.Err()
+	}, growLevels(len(lr)), args...)
 }
 
 // settle checks the changed rows once they have been sent: each existed, and
@@ -305,18 +288,19 @@ func (t *Tx) growLevelRows(u *levelUpdate, from, to int, mod int64) {
 // otherwise; the caller rolls back). It adds the changes in the number of
 // items with stock to counts.
 func (u *levelUpdate) settle(counts countChanges) error {
-	for i, c := range u.changes {
-		if !u.found[i] {
-			return fmt.Errorf("%s row of item %d, warehouse %d, owner %d is missing", u.grains[i].view, c.partNo, c.wid, c.owner)
+	for _, r := range u.rows {
+		c := r.change
+		if !r.found {
+			return fmt.Errorf("%s row of item %d, warehouse %d, owner %d is missing", r.grain.view, c.partNo, c.wid, c.owner)
 		}
 		before := make([]stockroom.Units, len(levelFigures))
 		for j, f := range c.figures() {
-			if !u.after[i][j].IsFigure() {
+			if !r.after[j].IsFigure() {
 				return stockroom.ErrFigureTooLarge
 			}
-			before[j] = u.after[i][j].Sub(f)
+			before[j] = r.after[j].Sub(f)
 		}
-		counts[u.grains[i].counter(c)] += listedChange(anyNonZero(before), anyNonZero(u.after[i]))
+		counts[r.grain.counter(c)] += listedChange(anyNonZero(before), anyNonZero(r.after))
 	}
 	return nil
 }
