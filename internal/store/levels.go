@@ -93,8 +93,8 @@ const levelKeys = "part_no, wid, owner"
 // existing row: $1..$3 its key, $4..$9 the changes to its figures
 // (levelFigures), $10 the time; it finds no row if there is none.
 // growLevels(n) changes n rows, creating those there are not yet, with ten
-// parameters per row in the same order; it returns each row's key with its
-// figures afterwards.
+// parameters per row in the same order. Both return each row changed: its
+// key, then its figures afterwards.
 var changeLevel = levelChangeStatement()
 
 // maxGrowRows is the most rows one growLevels statement changes.
@@ -144,7 +144,7 @@ func levelChangeStatement() string {
 			` + strings.Join(changed, ",\n\t\t\t") + `,
 			modified = CASE WHEN ` + mod + ` > modified THEN ` + mod + ` ELSE modified + 1 END
 		WHERE part_no = $1 AND wid = $2 AND owner = $3
-		RETURNING ` + strings.Join(levelFigures, ", ")
+		RETURNING ` + levelKeys + `, ` + strings.Join(levelFigures, ", ")
 }
 
 // The four grains. (A modified time moves forward only, even against
@@ -204,15 +204,13 @@ type levelRow struct {
 func (t *Tx) changeLevels(now time.Time, changes ...levelChange) *levelUpdate {
 	u := &levelUpdate{}
 	for _, g := range levelGrains {
-		sum := map[levelChange]levelChange{} // key (figures zero) -> summed change
+		sum := map[[3]int64]levelChange{} // key in levels -> summed change
 		for _, c := range changes {
-			c, _ = g.key(c)
-			k := levelChange{partNo: c.partNo, wid: c.wid, owner: c.owner}
-			sum[k] = k.add(sum[k]).add(c)
+			c, key := g.key(c)
+			sum[key] = c.add(sum[key])
 		}
-		for _, c := range sum {
+		for key, c := range sum {
 			if !c.isZero() {
-				_, key := g.key(c)
 				u.rows = append(u.rows, levelRow{change: c, grain: g, key: key})
 			}
 		}
@@ -222,15 +220,14 @@ func (t *Tx) changeLevels(now time.Time, changes ...levelChange) *levelUpdate {
 	})
 	mod := micros(now)
 	for rest := u.rows; len(rest) > 0; {
-		n := 1
+		n, statement := 1, changeLevel
 		if rest[0].change.grows() {
 			for n < len(rest) && n < maxGrowRows && rest[n].change.grows() {
 				n++
 			}
-			t.growLevelRows(rest[:n], mod)
-		} else {
-			t.changeLevelRow(&rest[0], mod)
+			statement = growLevels(n)
 		}
+		t.changeLevelRows(rest[:n], statement, mod)
 		rest = rest[n:]
 	}
 	return u
@@ -245,19 +242,10 @@ func (r *levelRow) args(mod int64) []any {
 	return append(args, mod)
 }
 
-// changeLevelRow queues the change of an existing row.
-func (t *Tx) changeLevelRow(r *levelRow, mod int64) {
-	r.after = make([]stockroom.Units, len(levelFigures))
-	dest := make([]any, len(levelFigures))
-	for j := range dest {
-		dest[j] = &r.after[j]
-	}
-	t.queryRow(&r.found, changeLevel, r.args(mod), dest...)
-}
-
-// growLevelRows queues one statement that changes rows, creating those there
-// are not yet; each row it returns is matched to its change by its key.
-func (t *Tx) growLevelRows(lr []levelRow, mod int64) {
+// changeLevelRows queues one statement of the rows' changes, changeLevel
+// for one row or growLevels for several; each row it returns is matched to
+// its change by its key, and a row it does not return stays not found.
+func (t *Tx) changeLevelRows(lr []levelRow, statement string, mod int64) {
 	var args []any
 	for i := range lr {
 		args = append(args, lr[i].args(mod)...)
@@ -280,7 +268,7 @@ func (t *Tx) growLevelRows(lr []levelRow, mod int64) {
 			lr[i].after, lr[i].found = after, true
 		}
 		return rs.Err()
-	}, growLevels(len(lr)), args...)
+	}, statement, args...)
 }
 
 // settle checks the changed rows once they have been sent: each existed, and
