@@ -81,14 +81,16 @@ var someAvailable = regexp.MustCompile(`[1-9][0-9.]* available`)
 // httpMix is what the workers share: the owners whose stock they change
 // (none: requests name no owner, and all stock is the house's), where each
 // known lot was last seen and whose it is, which lots got there by a move,
-// the outcomes, the net of the successes per owner, item and warehouse,
-// and any draw that took a lot of another owner than the request's.
+// which a hold put on hold, the outcomes, the net of the successes per
+// owner, item and warehouse, and any draw that took a lot of another owner
+// than the request's.
 type httpMix struct {
 	owners   []int64
 	mu       sync.Mutex
 	lots     map[int64]mixLot
 	recNos   []int64
 	moved    map[int64]bool
+	held     []int64
 	outcomes []httpOutcome
 	net      map[mixKey]stockroom.Units
 	foreign  []string
@@ -118,13 +120,22 @@ func (m *httpMix) noteLot(recNo int64, at mixKey, moved bool) {
 	}
 }
 
-func (m *httpMix) someLot(rng *rand.Rand) (recNo int64, l mixLot, ok bool) {
+// someLot picks a known lot, for a release one a hold put on hold if there
+// is any: among all the lots so few are held that a release of a random one
+// would seldom release anything, and the mix would test the release path
+// by chance only. (It may have been released since; that release changes
+// nothing, as it should.)
+func (m *httpMix) someLot(rng *rand.Rand, release bool) (recNo int64, l mixLot, ok bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.recNos) == 0 {
+	from := m.recNos
+	if release && len(m.held) > 0 {
+		from = m.held
+	}
+	if len(from) == 0 {
 		return 0, mixLot{}, false
 	}
-	recNo = m.recNos[rng.IntN(len(m.recNos))]
+	recNo = from[rng.IntN(len(from))]
 	return recNo, m.lots[recNo], true
 }
 
@@ -179,7 +190,7 @@ func (a *api) mixStep(tok string, m *httpMix, items []string, rng *rand.Rand, re
 		owner = m.owners[rng.IntN(len(m.owners))]
 		body["owner"] = owner
 	}
-	toWID := wid
+	toWID, held := wid, int64(0)
 	switch op.name {
 	case "receive":
 		body["units"], body["reasonCode"], body["spot"] = 1+rng.IntN(4), 1, []string{"A", "B"}[rng.IntN(2)]
@@ -192,12 +203,13 @@ func (a *api) mixStep(tok string, m *httpMix, items []string, rng *rand.Rand, re
 		body["units"], body["toSpot"] = 1+rng.IntN(5), []string{"A", "B", "M"}[rng.IntN(3)]
 	case "move by recno", "hold", "release":
 		// A lot as last seen: it may have moved or emptied since.
-		recNo, lot, ok := m.someLot(rng)
+		recNo, lot, ok := m.someLot(rng, op.name == "release")
 		if !ok {
 			return nil
 		}
 		if op.name != "move by recno" {
 			body, ref = map[string]any{"recno": recNo}, ""
+			held = recNo
 			break
 		}
 		item, wid, owner, toWID = lot.item, lot.wid, lot.owner, 1+rng.Int64N(3)
@@ -235,13 +247,14 @@ func (a *api) mixStep(tok string, m *httpMix, items []string, rng *rand.Rand, re
 		o.txID = *ans.TransactionID
 	}
 	units, _ := body["units"].(int)
-	m.noteSuccess(op.path, o, ans, mixKey{owner, item, wid}, mixKey{owner, item, toWID}, stockroom.Whole(int64(units)))
+	m.noteSuccess(op.path, o, ans, mixKey{owner, item, wid}, mixKey{owner, item, toWID}, stockroom.Whole(int64(units)), held)
 	return nil
 }
 
-// noteSuccess records a successful request: the lots it made or moved, the
-// net it changed, and any lot it drew of another owner.
-func (m *httpMix) noteSuccess(path string, o httpOutcome, ans stockAnswer, from, to mixKey, u stockroom.Units) {
+// noteSuccess records a successful request: the lots it made, moved or held
+// (recNo, for a hold), the net it changed, and any lot it drew of another
+// owner.
+func (m *httpMix) noteSuccess(path string, o httpOutcome, ans stockAnswer, from, to mixKey, u stockroom.Units, recNo int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	drawn := make([]int64, len(ans.Lines))
@@ -269,6 +282,10 @@ func (m *httpMix) noteSuccess(path string, o httpOutcome, ans stockAnswer, from,
 		}
 		m.net[from] = m.net[from].Sub(u)
 		m.net[to] = m.net[to].Add(u)
+	case "Hold":
+		if o.txID != 0 {
+			m.held = append(m.held, recNo)
+		}
 	}
 	m.outcomes = append(m.outcomes, o)
 }
@@ -367,8 +384,8 @@ func checkHTTPMix(t *testing.T, outcomes []httpOutcome) {
 			fromMoved++
 		}
 	}
-	t.Logf("%d requests; succeeded %v; refused (409) %v (with some stock available: %v); %d issues drew moved stock",
-		len(outcomes), ok, refused, short, fromMoved)
+	t.Logf("%d requests; succeeded %v, of which changed stock %v; refused (409) %v (with some stock available: %v); %d issues drew moved stock",
+		len(outcomes), ok, recorded, refused, short, fromMoved)
 	for _, op := range httpOps {
 		if recorded[op.name] == 0 {
 			t.Errorf("no %s was recorded in the ledger: the mix did not exercise it", op.name)
