@@ -65,14 +65,15 @@ type outcome struct {
 var someAvailable = regexp.MustCompile(`[1-9][0-9.]* available`)
 
 // mixState is what the workers share: the lots known to exist (for holds and
-// moves by recNo), the lots that got where they are by a move, and every
-// outcome.
+// moves by recNo), the lots that got where they are by a move, those a hold
+// put on hold (for releases), and every outcome.
 type mixState struct {
 	owners   []int64 // whose stock the mix changes; none: the house's
 	mu       sync.Mutex
 	lots     map[int64]mixLot
 	recNos   []int64
 	moved    map[int64]bool
+	held     []int64
 	outcomes []outcome
 	net      map[mixLot]stockroom.Units // units of the successful transactions
 	foreign  []string                   // draws that took another owner's lot
@@ -105,15 +106,30 @@ func (m *mixState) addLot(recNo int64, at mixLot, moved bool) {
 }
 
 // someLot returns a known lot and where it was last seen, or false before
-// any exists.
-func (m *mixState) someLot(rng *rand.Rand) (int64, mixLot, bool) {
+// any exists. For a release it picks one a hold put on hold, if there is
+// any: so few lots are held that a release of a random one would seldom
+// release anything, and the release path would be tested by chance. (It
+// may have been released since; that release changes nothing, as it
+// should.)
+func (m *mixState) someLot(rng *rand.Rand, release bool) (int64, mixLot, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.recNos) == 0 {
+	from := m.recNos
+	if release && len(m.held) > 0 {
+		from = m.held
+	}
+	if len(from) == 0 {
 		return 0, mixLot{}, false
 	}
-	r := m.recNos[rng.IntN(len(m.recNos))]
+	r := from[rng.IntN(len(from))]
 	return r, m.lots[r], true
+}
+
+// addHeld notes that a hold put lot recNo on hold.
+func (m *mixState) addHeld(recNo int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.held = append(m.held, recNo)
 }
 
 // pickOwner picks whose stock a step changes: the house's when the mix has
@@ -220,7 +236,7 @@ func (s *stockDB) mixStep(m *mixState, items []int64, rng *rand.Rand, ref string
 		}
 		if op == opMoveByRec {
 			// The lot as last seen: it may have moved or emptied since.
-			recNo, lot, ok := m.someLot(rng)
+			recNo, lot, ok := m.someLot(rng, false)
 			if !ok {
 				return nil
 			}
@@ -244,7 +260,7 @@ func (s *stockDB) mixStep(m *mixState, items []int64, rng *rand.Rand, ref string
 			deltas[w.ToWID] = deltas[w.ToWID].Add(w.Units)
 		}
 	case opHold, opRelease:
-		recNo, _, ok := m.someLot(rng)
+		recNo, _, ok := m.someLot(rng, op == opRelease)
 		if !ok {
 			return nil
 		}
@@ -252,6 +268,9 @@ func (s *stockDB) mixStep(m *mixState, items []int64, rng *rand.Rand, ref string
 		res, err = s.SetHold(ctx, nil, recNo, op == opHold, e, allowAll)
 		if res.TransactionID != nil {
 			o.txID = *res.TransactionID
+			if op == opHold {
+				m.addHeld(recNo)
+			}
 		}
 	}
 	switch {
@@ -327,8 +346,8 @@ func checkMix(t *testing.T, outcomes []outcome) {
 			fromMoved++
 		}
 	}
-	t.Logf("%d operations; succeeded %v; refused %v (with some stock available: %v); %d issues drew moved stock",
-		len(outcomes), ok, refused, short, fromMoved)
+	t.Logf("%d operations; succeeded %v, of which changed stock %v; refused %v (with some stock available: %v); %d issues drew moved stock",
+		len(outcomes), ok, recorded, refused, short, fromMoved)
 	for _, w := range opWeights {
 		if recorded[w.op] == 0 {
 			t.Errorf("no %s was recorded in the ledger: the mix did not exercise it", w.op)
