@@ -245,6 +245,8 @@ func addWriteStats(m *metrics.Metrics, db *store.DB) {
 			func(s store.WriteStats) int64 { return s.Alone }},
 		{"stockroom_write_again_total", "Batch members run again alone: they waited too long for a lock, or their batch failed.",
 			func(s store.WriteStats) int64 { return s.Again }},
+		{"stockroom_write_deadlocks_total", "Write transactions and batch members PostgreSQL aborted as deadlock victims (or serialization failures), each run again.",
+			func(s store.WriteStats) int64 { return s.Deadlocks }},
 		{"stockroom_write_checkpoints_total", "SQLite checkpoints run beside the writer, copying its log into the database file.",
 			func(s store.WriteStats) int64 { return s.Checkpoints }},
 	} {

@@ -47,7 +47,7 @@ type batcher struct {
 	free  []int // lanes without a batch
 	queue []*member
 
-	stats struct{ batches, batched, alone, again atomic.Int64 }
+	stats struct{ batches, batched, alone, again, deadlocks atomic.Int64 }
 }
 
 // WriteStats counts what the write path has done since the store opened.
@@ -61,6 +61,11 @@ type WriteStats struct {
 	// Again is the number of members run again alone after their batch:
 	// they had waited too long for a lock, or their batch failed.
 	Again int64
+	// Deadlocks is the number of runs, of a transaction or of a batch's
+	// member, that PostgreSQL aborted as a deadlock victim or for a
+	// serialization failure; each ran again. Row locks taken in one order
+	// keep it at 0.
+	Deadlocks int64
 	// Checkpoints is the number of SQLite checkpoints run beside the
 	// writer (checkpoint.go); 0 on PostgreSQL.
 	Checkpoints int64
@@ -69,7 +74,7 @@ type WriteStats struct {
 // WriteStats returns the write path's counts (for metrics and tests).
 func (db *DB) WriteStats() WriteStats {
 	s := &db.batch.stats
-	w := WriteStats{Batches: s.batches.Load(), Batched: s.batched.Load(), Alone: s.alone.Load(), Again: s.again.Load()}
+	w := WriteStats{Batches: s.batches.Load(), Batched: s.batched.Load(), Alone: s.alone.Load(), Again: s.again.Load(), Deadlocks: s.deadlocks.Load()}
 	if db.checkpoints != nil {
 		w.Checkpoints = db.checkpoints.runs.Load()
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 )
 
@@ -23,7 +24,7 @@ func (db *DB) runBatch(lane int, ms []*member) {
 		lead := t.batchSettings() // sent with the first member's statements
 		for i, m := range ms {
 			mt := &Tx{ctx: m.ctx, pg: t.pg, lite: t.lite, begun: t.begun, shard: t.shard, queue: slices.Clone(lead)}
-			err := mt.member(i, m, t.ctx)
+			err := mt.member(i, m, t.ctx, &db.batch.stats.deadlocks)
 			t.begun = mt.begun
 			if mt.sends > 0 {
 				lead = nil
@@ -63,8 +64,9 @@ const batchTimeout = 30 * time.Second
 // error, or marks it to run again alone (a deadlock victim). It returns an
 // error only when the transaction cannot go on: when m could not be rolled
 // back to its savepoint. The rollback runs within the batch's context,
-// batchCtx: m's own deadline may be what ended m.
-func (t *Tx) member(i int, m *member, batchCtx context.Context) error {
+// batchCtx: m's own deadline may be what ended m. A deadlock it lost is
+// counted in deadlocks.
+func (t *Tx) member(i int, m *member, batchCtx context.Context, deadlocks *atomic.Int64) error {
 	sp := "m" + strconv.Itoa(i)
 	t.exec("SAVEPOINT " + sp) // after the batch's lead, which a rollback to sp keeps
 	reply, err := t.apply(m.key, m.fn)
@@ -83,6 +85,9 @@ func (t *Tx) member(i int, m *member, batchCtx context.Context) error {
 		if rerr := t.flush(); rerr != nil {
 			return rerr
 		}
+	}
+	if isRetryable(err) {
+		deadlocks.Add(1)
 	}
 	if isRetryable(err) || isLockTimeout(err) {
 		m.again = true

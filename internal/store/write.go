@@ -61,6 +61,9 @@ func (db *DB) runAlone(lane int, m *member) {
 			reply, err = t.run(m.key, m.fn)
 			return err
 		})
+		if isRetryable(err) {
+			db.batch.stats.deadlocks.Add(1)
+		}
 		if err == nil || attempt == maxAttempts || !isRetryable(err) || ended(m.ctx) != nil {
 			m.err, m.reply = db.classify(err), reply
 			return
