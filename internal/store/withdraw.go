@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/stockroom/stockroom"
@@ -29,11 +30,14 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 	var (
 		shortID   string
 		dfltOwner int64
-		toActive  = true
+		toActive  = sql.NullBool{Bool: true, Valid: true}
 	)
-	t.queryRow(nil, `SELECT short_id, dflt_owner FROM items WHERE part_no = $1`, []any{w.PartNo}, &shortID, &dfltOwner)
 	if w.Type != stockroom.TxIssue && w.ToWID != w.WID {
-		t.queryRow(nil, `SELECT active FROM warehouses WHERE wid = $1`, []any{w.ToWID}, &toActive)
+		// The destination's state rides on the item's row: one statement.
+		t.queryRow(nil, `SELECT short_id, dflt_owner, (SELECT active FROM warehouses WHERE wid = $2)
+			FROM items WHERE part_no = $1`, []any{w.PartNo, w.ToWID}, &shortID, &dfltOwner, &toActive)
+	} else {
+		t.queryRow(nil, `SELECT short_id, dflt_owner FROM items WHERE part_no = $1`, []any{w.PartNo}, &shortID, &dfltOwner)
 	}
 	var transitID int64
 	if w.Type == stockroom.TxTransfer {
@@ -50,7 +54,9 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 	case w.OwnerIsDefault && dfltOwner != w.Owner:
 		// The service took the default owner from a stale item: ask again.
 		return stockroom.DrawResult{}, stockroom.ErrDefaultOwnerChanged
-	case !toActive:
+	case !toActive.Valid:
+		return stockroom.DrawResult{}, fmt.Errorf("warehouse %d: %w", w.ToWID, sql.ErrNoRows)
+	case !toActive.Bool:
 		return stockroom.DrawResult{}, stockroom.ErrWarehouseInactive
 	}
 	draws, err := w.Plan(locks.cands)
