@@ -43,8 +43,12 @@ func (h *harness) testLevelLockOrder(t *testing.T) {
 	if t.Failed() {
 		return
 	}
+	// Not checkBatched: on one contended item most writes run alone, and
+	// some runs see very few batches (4 of 300 writes under the race
+	// detector); the lone transactions' order is what this test is about.
 	after := s.WriteStats()
-	s.checkBatched(before)
+	t.Logf("writes: %d batches of %d members, %d alone, %d run again", after.Batches-before.Batches,
+		after.Batched-before.Batched, after.Alone-before.Alone, after.Again-before.Again)
 	if n := after.Deadlocks - before.Deadlocks; n != 0 {
 		t.Errorf("%d transactions lost a deadlock over one item's rows", n)
 	}
