@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/mixtest"
 )
 
 // The HTTP concurrency test: workers that each mix receives, issues, moves
@@ -79,25 +80,21 @@ type httpOutcome struct {
 var someAvailable = regexp.MustCompile(`[1-9][0-9.]* available`)
 
 // httpMix is what the workers share: the owners whose stock they change
-// (none: requests name no owner, and all stock is the house's), where each
-// known lot was last seen and whose it is, which lots got there by a move,
-// which a hold put on hold, the outcomes, the net of the successes per
-// owner, item and warehouse, and any draw that took a lot of another owner
-// than the request's.
+// (none: requests name no owner, and all stock is the house's), the known
+// lots (where each was last seen and whose it is), the outcomes, the net of
+// the successes per owner, item and warehouse, and any draw that took a lot
+// of another owner than the request's.
 type httpMix struct {
 	owners   []int64
 	mu       sync.Mutex
-	lots     map[int64]mixLot
-	recNos   []int64
-	moved    map[int64]bool
-	held     []int64
+	lots     mixtest.Lots[mixLot]
 	outcomes []httpOutcome
 	net      map[mixKey]stockroom.Units
 	foreign  []string
 }
 
 func newHTTPMix(owners ...int64) *httpMix {
-	return &httpMix{owners: owners, lots: map[int64]mixLot{}, moved: map[int64]bool{}, net: map[mixKey]stockroom.Units{}}
+	return &httpMix{owners: owners, net: map[mixKey]stockroom.Units{}}
 }
 
 // mixKey is an owner's stock of an item (its index) in a warehouse.
@@ -110,40 +107,18 @@ type mixKey struct {
 // mixLot is a lot as last seen: whose, which item, where.
 type mixLot = mixKey
 
-func (m *httpMix) noteLot(recNo int64, at mixKey, moved bool) {
-	if _, seen := m.lots[recNo]; !seen {
-		m.recNos = append(m.recNos, recNo)
-	}
-	m.lots[recNo] = at
-	if moved {
-		m.moved[recNo] = true
-	}
-}
-
-// someLot picks a known lot, for a release one a hold put on hold if there
-// is any: among all the lots so few are held that a release of a random one
-// would seldom release anything, and the mix would test the release path
-// by chance only. (It may have been released since; that release changes
-// nothing, as it should.)
+// someLot picks a known lot (mixtest.Lots.Pick).
 func (m *httpMix) someLot(rng *rand.Rand, release bool) (recNo int64, l mixLot, ok bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	from := m.recNos
-	if release && len(m.held) > 0 {
-		from = m.held
-	}
-	if len(from) == 0 {
-		return 0, mixLot{}, false
-	}
-	recNo = from[rng.IntN(len(from))]
-	return recNo, m.lots[recNo], true
+	return m.lots.Pick(rng, release)
 }
 
 // checkDrawn notes each line of a draw for owner that took a known lot of
 // another owner.
 func (m *httpMix) checkDrawn(what string, owner int64, recNos []int64) {
 	for _, r := range recNos {
-		if l, ok := m.lots[r]; ok && l.owner != owner {
+		if l, ok := m.lots.At(r); ok && l.owner != owner {
 			m.foreign = append(m.foreign, fmt.Sprintf("%s for owner %d drew lot %d of owner %d", what, owner, r, l.owner))
 		}
 	}
@@ -190,7 +165,7 @@ func (a *api) mixStep(tok string, m *httpMix, items []string, rng *rand.Rand, re
 		owner = m.owners[rng.IntN(len(m.owners))]
 		body["owner"] = owner
 	}
-	toWID, held := wid, int64(0)
+	toWID, lotRecNo := wid, int64(0)
 	switch op.name {
 	case "receive":
 		body["units"], body["reasonCode"], body["spot"] = 1+rng.IntN(4), 1, []string{"A", "B"}[rng.IntN(2)]
@@ -209,7 +184,7 @@ func (a *api) mixStep(tok string, m *httpMix, items []string, rng *rand.Rand, re
 		}
 		if op.name != "move by recno" {
 			body, ref = map[string]any{"recno": recNo}, ""
-			held = recNo
+			lotRecNo = recNo
 			break
 		}
 		item, wid, owner, toWID = lot.item, lot.wid, lot.owner, 1+rng.Int64N(3)
@@ -247,7 +222,7 @@ func (a *api) mixStep(tok string, m *httpMix, items []string, rng *rand.Rand, re
 		o.txID = *ans.TransactionID
 	}
 	units, _ := body["units"].(int)
-	m.noteSuccess(op.path, o, ans, mixKey{owner, item, wid}, mixKey{owner, item, toWID}, stockroom.Whole(int64(units)), held)
+	m.noteSuccess(op.path, o, ans, mixKey{owner, item, wid}, mixKey{owner, item, toWID}, stockroom.Whole(int64(units)), lotRecNo)
 	return nil
 }
 
@@ -263,28 +238,28 @@ func (m *httpMix) noteSuccess(path string, o httpOutcome, ans stockAnswer, from,
 	}
 	switch path {
 	case "Receive":
-		m.noteLot(ans.RecNo, from, false)
+		m.lots.Note(ans.RecNo, from, false)
 		m.net[from] = m.net[from].Add(u)
 	case "Issue":
 		m.checkDrawn(o.ref, from.owner, drawn)
 		for _, l := range ans.Lines {
-			o.drewMoved = o.drewMoved || m.moved[l.RecNo]
+			o.drewMoved = o.drewMoved || m.lots.Moved(l.RecNo)
 		}
 		m.net[from] = m.net[from].Sub(u)
 	case "Move":
 		m.checkDrawn(o.ref, from.owner, drawn)
 		for _, l := range ans.Lines {
 			if l.NewRecNo != nil && *l.NewRecNo != 0 {
-				m.noteLot(*l.NewRecNo, to, true)
+				m.lots.Note(*l.NewRecNo, to, true)
 			} else {
-				m.noteLot(l.RecNo, to, true)
+				m.lots.Note(l.RecNo, to, true)
 			}
 		}
 		m.net[from] = m.net[from].Sub(u)
 		m.net[to] = m.net[to].Add(u)
 	case "Hold":
 		if o.txID != 0 {
-			m.held = append(m.held, recNo)
+			m.lots.Held(recNo)
 		}
 	}
 	m.outcomes = append(m.outcomes, o)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/mixtest"
 	"github.com/stockroom/stockroom/internal/store"
 )
 
@@ -64,23 +65,19 @@ type outcome struct {
 // none: contention, not an empty shelf.
 var someAvailable = regexp.MustCompile(`[1-9][0-9.]* available`)
 
-// mixState is what the workers share: the lots known to exist (for holds and
-// moves by recNo), the lots that got where they are by a move, those a hold
-// put on hold (for releases), and every outcome.
+// mixState is what the workers share: the lots known to exist (for holds,
+// releases and moves by recNo), and every outcome.
 type mixState struct {
 	owners   []int64 // whose stock the mix changes; none: the house's
 	mu       sync.Mutex
-	lots     map[int64]mixLot
-	recNos   []int64
-	moved    map[int64]bool
-	held     []int64
+	lots     mixtest.Lots[mixLot]
 	outcomes []outcome
 	net      map[mixLot]stockroom.Units // units of the successful transactions
 	foreign  []string                   // draws that took another owner's lot
 }
 
 func newMixState(owners ...int64) *mixState {
-	return &mixState{owners: owners, lots: map[int64]mixLot{}, moved: map[int64]bool{}, net: map[mixLot]stockroom.Units{}}
+	return &mixState{owners: owners, net: map[mixLot]stockroom.Units{}}
 }
 
 // mixLot is where a lot was last seen and whose it is: its item's index,
@@ -96,40 +93,21 @@ type mixLot struct {
 func (m *mixState) addLot(recNo int64, at mixLot, moved bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, seen := m.lots[recNo]; !seen {
-		m.recNos = append(m.recNos, recNo)
-	}
-	m.lots[recNo] = at
-	if moved {
-		m.moved[recNo] = true
-	}
+	m.lots.Note(recNo, at, moved)
 }
 
-// someLot returns a known lot and where it was last seen, or false before
-// any exists. For a release it picks one a hold put on hold, if there is
-// any: so few lots are held that a release of a random one would seldom
-// release anything, and the release path would be tested by chance. (It
-// may have been released since; that release changes nothing, as it
-// should.)
+// someLot returns a known lot and where it was last seen (mixtest.Lots.Pick).
 func (m *mixState) someLot(rng *rand.Rand, release bool) (int64, mixLot, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	from := m.recNos
-	if release && len(m.held) > 0 {
-		from = m.held
-	}
-	if len(from) == 0 {
-		return 0, mixLot{}, false
-	}
-	r := from[rng.IntN(len(from))]
-	return r, m.lots[r], true
+	return m.lots.Pick(rng, release)
 }
 
 // addHeld notes that a hold put lot recNo on hold.
 func (m *mixState) addHeld(recNo int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.held = append(m.held, recNo)
+	m.lots.Held(recNo)
 }
 
 // pickOwner picks whose stock a step changes: the house's when the mix has
@@ -157,12 +135,12 @@ func (m *mixState) drewMoved(ref string, owner int64, draws []stockroom.Draw) bo
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, d := range draws {
-		if l, ok := m.lots[d.RecNo]; ok && l.owner != owner {
+		if l, ok := m.lots.At(d.RecNo); ok && l.owner != owner {
 			m.foreign = append(m.foreign, fmt.Sprintf("%s for owner %d drew lot %d of owner %d", ref, owner, d.RecNo, l.owner))
 		}
 	}
 	for _, d := range draws {
-		if m.moved[d.RecNo] {
+		if m.lots.Moved(d.RecNo) {
 			return true
 		}
 	}
@@ -391,10 +369,17 @@ func (s *stockDB) runMix(m *mixState, items []int64, workers, each int, seed uin
 // batched write path (group commit), not only transactions run alone.
 func (s *stockDB) checkBatched(before store.WriteStats) {
 	s.t.Helper()
-	after := s.WriteStats()
-	if after.Batches == before.Batches {
+	if after := s.logWrites(before); after.Batches == before.Batches {
 		s.t.Errorf("write stats %+v then %+v: no batch; the test did not run the batched path", before, after)
 	}
+}
+
+// logWrites logs what the write path did since before, and returns its
+// counts now.
+func (s *stockDB) logWrites(before store.WriteStats) store.WriteStats {
+	s.t.Helper()
+	after := s.WriteStats()
 	s.t.Logf("writes: %d batches of %d members, %d alone, %d run again", after.Batches-before.Batches,
 		after.Batched-before.Batched, after.Alone-before.Alone, after.Again-before.Again)
+	return after
 }

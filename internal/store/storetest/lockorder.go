@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stockroom/stockroom"
 	"github.com/stockroom/stockroom/internal/store"
 	"github.com/stockroom/stockroom/internal/testdb"
 )
@@ -26,14 +25,7 @@ func (h *harness) testLevelLockOrder(t *testing.T) {
 		dsn += "&enable_nestloop=off&enable_mergejoin=off"
 	}
 	s := stockOn(t, mustOpen(t, dsn))
-	must(t, s.CreateWarehouse(ctx, stockroom.Warehouse{ID: 3, Name: "W3", Active: true, Created: t0, Modified: t0}))
-	owners := []int64{stockroom.HouseOwner}
-	for _, id := range []string{"ACME", "BETA"} {
-		p := newParty(stockroom.Customer, id, t0)
-		must(t, s.CreateParty(ctx, nil, &p))
-		owners = append(owners, p.ID)
-	}
-	m := newMixState(owners...)
+	m := newMixState(s.ownersMix()...)
 	steps := 15
 	if testdb.Race {
 		steps = 10
@@ -46,9 +38,7 @@ func (h *harness) testLevelLockOrder(t *testing.T) {
 	// Not checkBatched: on one contended item most writes run alone, and
 	// some runs see very few batches (4 of 300 writes under the race
 	// detector); the lone transactions' order is what this test is about.
-	after := s.WriteStats()
-	t.Logf("writes: %d batches of %d members, %d alone, %d run again", after.Batches-before.Batches,
-		after.Batched-before.Batched, after.Alone-before.Alone, after.Again-before.Again)
+	after := s.logWrites(before)
 	if n := after.Deadlocks - before.Deadlocks; n != 0 {
 		t.Errorf("%d transactions lost a deadlock over one item's rows", n)
 	}

@@ -14,15 +14,9 @@ import (
 // owner's level is the net of its successes and the sum of its lots.
 func (h *harness) testOwnerConcurrency(t *testing.T) {
 	s := h.openStock(t)
-	must(t, s.CreateWarehouse(ctx, stockroom.Warehouse{ID: 3, Name: "W3", Active: true, Created: t0, Modified: t0}))
+	owners := s.ownersMix()
 	c := newItem("C", t0)
 	must(t, s.CreateItem(ctx, nil, &c))
-	owners := []int64{stockroom.HouseOwner}
-	for _, id := range []string{"ACME", "BETA"} {
-		p := newParty(stockroom.Customer, id, t0)
-		must(t, s.CreateParty(ctx, nil, &p))
-		owners = append(owners, p.ID)
-	}
 	items := []int64{s.a.PartNo, s.b.PartNo, c.PartNo}
 	m := newMixState(owners...)
 	steps := 30
@@ -58,6 +52,20 @@ func (h *harness) testOwnerConcurrency(t *testing.T) {
 	}
 	s.checkLedgerByReference(m.outcomes)
 	checkMix(t, m.outcomes)
+}
+
+// ownersMix readies the fixture for the owners' mix: a third warehouse and
+// two customers. It returns the owners: the house and the customers.
+func (s *stockDB) ownersMix() []int64 {
+	s.t.Helper()
+	must(s.t, s.CreateWarehouse(ctx, stockroom.Warehouse{ID: 3, Name: "W3", Active: true, Created: t0, Modified: t0}))
+	owners := []int64{stockroom.HouseOwner}
+	for _, id := range []string{"ACME", "BETA"} {
+		p := newParty(stockroom.Customer, id, t0)
+		must(s.t, s.CreateParty(ctx, nil, &p))
+		owners = append(owners, p.ID)
+	}
+	return owners
 }
 
 // ownerLevel is one owner's level of an item in a warehouse.
