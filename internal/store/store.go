@@ -128,6 +128,14 @@ func openSQLite(path, txlock string, queryOnly bool) (*sql.DB, error) {
 		// The writer's own checkpoint is a backstop (checkpoint.go).
 		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", liteBackstopPages))
 	}
+	if sqliteSync == "FULL" {
+		// The log's frames in one write per commit (walvfs.go); it relies
+		// on FULL's sync at every commit.
+		if err := registerWALVFS(); err != nil {
+			return nil, err
+		}
+		q.Set("vfs", walVFSName)
+	}
 	q.Set("_txlock", txlock)
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {
