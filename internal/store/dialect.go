@@ -44,8 +44,8 @@ func isUnavailable(err error) bool {
 		netErr     net.Error
 		connectErr *pgconn.ConnectError
 		pgErr      *pgconn.PgError
-		liteErr    *sqlite.Error
 	)
+	code, lite := liteCode(err)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded),
 		errors.Is(err, driver.ErrBadConn),
@@ -58,8 +58,8 @@ func isUnavailable(err error) bool {
 	case errors.As(err, &pgErr):
 		// Class 08: connection exception; 57P01-57P03: shutting down or starting.
 		return pgErr.Code[:2] == "08" || pgErr.Code == "57P01" || pgErr.Code == "57P02" || pgErr.Code == "57P03"
-	case errors.As(err, &liteErr):
-		switch liteErr.Code() & 0xff {
+	case lite:
+		switch code & 0xff {
 		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_CANTOPEN:
 			return true
 		}
@@ -67,27 +67,38 @@ func isUnavailable(err error) bool {
 	return false
 }
 
+// liteCode is the extended result code of a SQLite error, from the driver
+// (sqlite.Error) or from the writer's connection (liteError), and whether
+// err is one.
+func liteCode(err error) (int, bool) {
+	var (
+		driverErr *sqlite.Error
+		writerErr *liteError
+	)
+	switch {
+	case errors.As(err, &driverErr):
+		return driverErr.Code(), true
+	case errors.As(err, &writerErr):
+		return writerErr.Code(), true
+	}
+	return 0, false
+}
+
 // isUniqueViolation reports whether err is a primary-key or unique constraint
 // violation in either engine.
 func isUniqueViolation(err error) bool {
-	var (
-		pgErr   *pgconn.PgError
-		liteErr *sqlite.Error
-	)
-	switch {
-	case errors.As(err, &pgErr):
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
 		return pgErr.Code == "23505"
-	case errors.As(err, &liteErr):
-		c := liteErr.Code()
-		return c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
 	}
-	return false
+	c, _ := liteCode(err)
+	return c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
 }
 
 // isBusy reports whether err is SQLite's "database is locked".
 func isBusy(err error) bool {
-	var liteErr *sqlite.Error
-	return errors.As(err, &liteErr) && liteErr.Code()&0xff == sqlite3.SQLITE_BUSY
+	c, lite := liteCode(err)
+	return lite && c&0xff == sqlite3.SQLITE_BUSY
 }
 
 // forUpdate is the row-locking clause for a SELECT in a write transaction.

@@ -2,50 +2,52 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"database/sql/driver"
-	"errors"
-	"fmt"
 	"regexp"
+	"sync"
+	"sync/atomic"
 	"time"
 
-	"modernc.org/sqlite"
+	"modernc.org/libc"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// liteWriter is SQLite's one writing connection, held by the store for as
-// long as it can be used, with its prepared statements. SQLite parses a
-// statement each time it is prepared, which costs as much as running it;
-// a write transaction's statements are few distinct texts run again and
-// again, so each is prepared once per connection and kept.
+// liteWriter is SQLite's one writing connection (a liteConn, liteconn.go),
+// held by the store for as long as it can be used, with its prepared
+// statements. SQLite parses a statement each time it is prepared, which
+// costs as much as running it; a write transaction's statements are few
+// distinct texts run again and again (transaction control included), so
+// each is prepared once per connection and kept.
 //
 // A kept statement stays compiled only while its plan does not depend on
 // the values bound to it. SQLite's planner reads a bound value where it
 // can use one (a LIMIT, an equality in a join or under an ORDER BY, a
 // NULL), and marks the statement to be compiled again whenever that
-// parameter is bound anew; the driver clears every parameter after each
-// run, so such a statement was parsed and planned on every run, as costly
-// as running it. The writer therefore prepares each statement with its
-// parameters behind SQLite's unary plus ($1 becomes +$1, see keptText),
-// an operator that returns its operand unchanged, with no affinity, as a
-// parameter has none, and hides the value from the planner. The writer's
-// statements find their rows by key, which needs no value to plan: their
-// plans are the same either way. The statement text, the same on both
-// engines, is unchanged; only what SQLite's writer compiles differs.
+// parameter is bound anew, as every run binds each parameter: such a
+// statement was parsed and planned on every run, as costly as running it.
+// The writer therefore prepares each statement with its parameters behind
+// SQLite's unary plus ($1 becomes +?1, see keptText), an operator that
+// returns its operand unchanged, with no affinity, as a parameter has
+// none, and hides the value from the planner. The writer's statements find
+// their rows by key, which needs no value to plan: their plans are the
+// same either way. The statement text, the same on both engines, is
+// unchanged; only what SQLite's writer compiles differs.
 type liteWriter struct {
-	conn  *sql.Conn
-	stmts map[string]*sql.Stmt
-	// running is the kept statement being run, for observeCompiles.
-	running string
+	conn  *liteConn
+	stmts map[string]uintptr
+	// running is the kept statement being run, for observeCompiles, and
+	// observer the handle of this writer's observer (0 for none).
+	running  string
+	observer uintptr
 	// checkpoints is nudged after each commit.
 	checkpoints *checkpointer
 }
 
 // bareParam is a statement's parameter.
-var bareParam = regexp.MustCompile(`\$[0-9]+`)
+var bareParam = regexp.MustCompile(`\$([0-9]+)`)
 
 // keptText is the text the writer prepares for query: every parameter
-// behind unary plus.
-func keptText(query string) string { return bareParam.ReplaceAllString(query, "+$0") }
+// numbered (?NNN, bound by its number) and behind unary plus.
+func keptText(query string) string { return bareParam.ReplaceAllString(query, "+?$1") }
 
 // maxPrepared bounds the statements kept; past it they are all dropped
 // and prepared again as they come (statements whose text varies with the
@@ -60,42 +62,28 @@ var timeStatement func(query string, began time.Time)
 
 // liteWriter returns the writer, connecting it first when needed. Only the
 // holder of SQLite's one lane calls it.
-func (db *DB) liteWriter(ctx context.Context) (*liteWriter, error) {
+func (db *DB) liteWriter() (*liteWriter, error) {
 	if db.lite != nil {
 		return db.lite, nil
 	}
-	conn, err := db.write.Conn(ctx)
+	vfs, err := liteVFS()
 	if err != nil {
 		return nil, err
 	}
-	w := &liteWriter{conn: conn, stmts: map[string]*sql.Stmt{}, checkpoints: db.checkpoints}
+	pragmas := litePragmas(false)
+	for i, p := range pragmas {
+		pragmas[i] = "PRAGMA " + p
+	}
+	conn, err := openLiteConn(db.litePath, vfs, pragmas)
+	if err != nil {
+		return nil, err
+	}
+	w := &liteWriter{conn: conn, stmts: map[string]uintptr{}, checkpoints: db.checkpoints}
 	if f := db.observeCompiles; f != nil {
-		if err := w.observe(f); err != nil {
-			_ = conn.Close()
-			return nil, err
-		}
+		w.observe(f)
 	}
 	db.lite = w
 	return w, nil
-}
-
-// observe tells f the running kept statement whenever SQLite compiles
-// something other than transaction control (BEGIN, COMMIT, savepoints,
-// which are not kept): that is a kept statement compiled again. It uses
-// SQLite's authorizer, which is consulted as a statement is compiled.
-func (w *liteWriter) observe(f func(string)) error {
-	return w.conn.Raw(func(dc any) error {
-		r, ok := dc.(sqlite.AuthorizerRegisterer)
-		if !ok {
-			return fmt.Errorf("the SQLite driver has no authorizer")
-		}
-		return r.RegisterAuthorizer(func(a sqlite.AuthorizerActionCode, _, _, _, _ string) sqlite.AuthorizerReturnCode {
-			if w.running != "" && a != sqlite.AuthTransaction && a != sqlite.AuthSavepoint {
-				f(w.running)
-			}
-			return sqlite.AuthorizerOK
-		})
-	})
 }
 
 // dropLiteWriter closes the writer, to be connected again at the next
@@ -109,18 +97,16 @@ func (db *DB) dropLiteWriter() {
 
 func (w *liteWriter) close() {
 	for _, s := range w.stmts {
-		_ = s.Close()
+		w.conn.finalize(s)
 	}
-	_ = w.conn.Close()
-}
-
-// connBroken reports whether err means the connection is no longer usable.
-func connBroken(err error) bool {
-	return errors.Is(err, sql.ErrConnDone) || errors.Is(err, driver.ErrBadConn)
+	if w.observer != 0 {
+		observers.Delete(w.observer)
+	}
+	w.conn.close()
 }
 
 // prepared returns query prepared on the writer.
-func (w *liteWriter) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+func (w *liteWriter) prepared(query string) (uintptr, error) {
 	if s, ok := w.stmts[query]; ok {
 		w.running = query
 		return s, nil
@@ -128,22 +114,46 @@ func (w *liteWriter) prepared(ctx context.Context, query string) (*sql.Stmt, err
 	w.running = "" // its first compilation
 	if len(w.stmts) >= maxPrepared {
 		for q, s := range w.stmts {
-			_ = s.Close()
+			w.conn.finalize(s)
 			delete(w.stmts, q)
 		}
 	}
-	s, err := w.conn.PrepareContext(ctx, keptText(query))
+	s, err := w.conn.prepare(keptText(query))
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	w.stmts[query] = s
 	w.running = query
 	return s, nil
 }
 
+// run runs query with args, handing its rows to read when read is not nil.
+func (w *liteWriter) run(query string, args []any, read func(rows) error) error {
+	if timeStatement != nil {
+		defer timeStatement(query, time.Now())
+	}
+	s, err := w.prepared(query)
+	if err != nil {
+		return err
+	}
+	return w.conn.run(s, args, read)
+}
+
+// begin begins the writer's transaction, IMMEDIATE: it takes SQLite's
+// write lock, waiting (up to the busy timeout) for another process that
+// holds it, but not past ctx's deadline.
+func (w *liteWriter) begin(ctx context.Context) error {
+	w.conn.waitAtMost(ctx)
+	err := w.run("BEGIN IMMEDIATE", nil, nil)
+	if isBusy(err) && ended(ctx) != nil {
+		return context.DeadlineExceeded
+	}
+	return err
+}
+
 // commit commits the writer's transaction and tells the checkpointer.
-func (w *liteWriter) commit(ctx context.Context) error {
-	if err := w.exec(ctx, "COMMIT"); err != nil {
+func (w *liteWriter) commit() error {
+	if err := w.run("COMMIT", nil, nil); err != nil {
 		return err
 	}
 	if w.checkpoints != nil {
@@ -152,12 +162,36 @@ func (w *liteWriter) commit(ctx context.Context) error {
 	return nil
 }
 
-// exec runs a statement that is not kept prepared (a transaction's BEGIN,
-// COMMIT, savepoints).
-func (w *liteWriter) exec(ctx context.Context, query string) error {
-	if timeStatement != nil {
-		defer timeStatement(query, time.Now())
+// observers holds each observed writer's observer by its handle, for
+// liteAuthorize; observerHandles numbers them.
+var (
+	observers       sync.Map
+	observerHandles atomic.Uintptr
+	// authorizer is liteAuthorize as SQLite calls it.
+	authorizer uintptr
+)
+
+func init() { setFunc(&authorizer, liteAuthorize) }
+
+// observe tells f the running kept statement whenever SQLite compiles
+// something other than transaction control (BEGIN, COMMIT, savepoints):
+// that is a kept statement compiled again. It uses SQLite's authorizer,
+// which is consulted as a statement is compiled.
+func (w *liteWriter) observe(f func(string)) {
+	w.observer = observerHandles.Add(1)
+	observers.Store(w.observer, func(action int32) {
+		if w.running != "" && action != sqlite3.SQLITE_TRANSACTION && action != sqlite3.SQLITE_SAVEPOINT {
+			f(w.running)
+		}
+	})
+	sqlite3.Xsqlite3_set_authorizer(w.conn.tls, w.conn.db, authorizer, w.observer)
+}
+
+// liteAuthorize is the writer's authorizer: it tells the writer's observer
+// and allows everything.
+func liteAuthorize(_ *libc.TLS, handle uintptr, action int32, _, _, _, _ uintptr) int32 {
+	if f, ok := observers.Load(handle); ok {
+		f.(func(int32))(action)
 	}
-	_, err := w.conn.ExecContext(ctx, query)
-	return err
+	return sqlite3.SQLITE_OK
 }

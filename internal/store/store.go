@@ -29,9 +29,11 @@ const (
 // each runs in one transaction of its own.
 type DB struct {
 	engine string
-	// write serves transactions that change data. On SQLite it holds a single
-	// connection whose transactions begin IMMEDIATE, so writers queue in Go
-	// instead of failing with SQLITE_BUSY on a lock upgrade.
+	// write serves transactions that change data on PostgreSQL. On SQLite
+	// the write path runs on the writer (lite) and write serves what runs
+	// outside it: migrations, pings and checkpoints; its transactions begin
+	// IMMEDIATE, so they queue instead of failing with SQLITE_BUSY on a
+	// lock upgrade.
 	write *sql.DB
 	// read serves read-only work; on PostgreSQL it is the same pool as write.
 	read *sql.DB
@@ -45,8 +47,10 @@ type DB struct {
 	observeCompiles func(query string)
 	// batch runs every write transaction (batch.go).
 	batch *batcher
-	// lite is SQLite's writer, held by the holder of its one lane.
-	lite *liteWriter
+	// lite is SQLite's writer, held by the holder of its one lane, and
+	// litePath the file it opens.
+	lite     *liteWriter
+	litePath string
 	// checkpoints copies SQLite's log into the file beside the writer.
 	checkpoints *checkpointer
 }
@@ -65,8 +69,8 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		if err != nil {
 			return nil, err
 		}
-		// One connection is the writer (liteWriter); the other serves
-		// what runs outside the write path: migrations, pings and
+		// The writer is a connection of its own (liteWriter); this pool
+		// serves what runs outside the write path: migrations, pings and
 		// checkpoints (checkpoint.go).
 		w.SetMaxOpenConns(2)
 		if err := setWAL(ctx, w); err != nil {
@@ -79,7 +83,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 			return nil, err
 		}
 		r.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
-		db = &DB{engine: SQLite, write: w, read: r, checkpoints: startCheckpointer(w)}
+		db = &DB{engine: SQLite, write: w, read: r, litePath: path, checkpoints: startCheckpointer(w)}
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		if _, err := url.Parse(dsn); err != nil {
 			return nil, fmt.Errorf("postgres url: %w", err)
@@ -107,34 +111,16 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 }
 
 func openSQLite(path, txlock string, queryOnly bool) (*sql.DB, error) {
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
-	// A 2xx means the change is on disk (contract §14). In WAL mode NORMAL
-	// syncs only at checkpoints, so a commit acknowledged since the last one
-	// can vanish on power loss; FULL syncs the WAL at every commit. The
-	// read-only pool gets FULL too, for one setting everywhere: it commits
-	// nothing, and the checkpoint it may run when it closes last syncs the
-	// same under NORMAL and FULL, so it costs the readers nothing.
-	q.Add("_pragma", "synchronous("+sqliteSync+")")
-	q.Add("_pragma", "foreign_keys(1)")
-	// A savepoint (each member of a batch runs in one, batch.go) keeps the
-	// pages it changes in a subjournal, a temporary file unless temporary
-	// storage is in memory: then it costs no writes. It holds only what a
-	// rollback to the savepoint would need, and nothing of it is durable.
-	q.Add("_pragma", "temp_store(MEMORY)")
-	if queryOnly {
-		q.Add("_pragma", "query_only(1)")
-	} else {
-		// The writer's own checkpoint is a backstop (checkpoint.go).
-		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", liteBackstopPages))
+	vfs, err := liteVFS()
+	if err != nil {
+		return nil, err
 	}
-	if sqliteSync == "FULL" {
-		// The log's frames in one write per commit (walvfs.go); it relies
-		// on FULL's sync at every commit.
-		if err := registerWALVFS(); err != nil {
-			return nil, err
-		}
-		q.Set("vfs", walVFSName)
+	q := url.Values{}
+	for _, p := range litePragmas(queryOnly) {
+		q.Add("_pragma", p)
+	}
+	if vfs != "" {
+		q.Set("vfs", vfs)
 	}
 	q.Set("_txlock", txlock)
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
@@ -142,6 +128,51 @@ func openSQLite(path, txlock string, queryOnly bool) (*sql.DB, error) {
 		return nil, fmt.Errorf("sqlite: %w", err)
 	}
 	return db, nil
+}
+
+// litePragmas are the settings of every connection to a SQLite database:
+// the pools' (openSQLite) and the writer's (liteWriter).
+func litePragmas(queryOnly bool) []string {
+	p := []string{
+		fmt.Sprintf("busy_timeout(%d)", liteBusyTimeout.Milliseconds()),
+		// A 2xx means the change is on disk (contract §14). In WAL mode
+		// NORMAL syncs only at checkpoints, so a commit acknowledged since
+		// the last one can vanish on power loss; FULL syncs the WAL at
+		// every commit. The read-only pool gets FULL too, for one setting
+		// everywhere: it commits nothing, and the checkpoint it may run
+		// when it closes last syncs the same under NORMAL and FULL, so it
+		// costs the readers nothing.
+		"synchronous(" + sqliteSync + ")",
+		"foreign_keys(1)",
+		// A savepoint (each member of a batch runs in one, batch.go) keeps
+		// the pages it changes in a subjournal, a temporary file unless
+		// temporary storage is in memory: then it costs no writes. It
+		// holds only what a rollback to the savepoint would need, and
+		// nothing of it is durable.
+		"temp_store(MEMORY)",
+	}
+	if queryOnly {
+		return append(p, "query_only(1)")
+	}
+	// The writer's own checkpoint is a backstop (checkpoint.go).
+	return append(p, fmt.Sprintf("wal_autocheckpoint(%d)", liteBackstopPages))
+}
+
+// liteBusyTimeout is how long a SQLite connection waits for a lock another
+// holds (another process's write lock, at the writer's BEGIN).
+const liteBusyTimeout = 10 * time.Second
+
+// liteVFS is the VFS SQLite databases are opened through: walVFS, which
+// writes a commit's log frames in one write (walvfs.go) and relies on
+// FULL's sync at every commit; SQLite's default under any other setting.
+func liteVFS() (string, error) {
+	if sqliteSync != "FULL" {
+		return "", nil
+	}
+	if err := registerWALVFS(); err != nil {
+		return "", err
+	}
+	return walVFSName, nil
 }
 
 // setWAL switches the file to write-ahead logging, which lets readers work

@@ -165,7 +165,7 @@ func stmtError(query string, err error) error {
 
 func (t *Tx) flushSQLite() error {
 	if !t.begun {
-		if err := t.lite.exec(t.ctx, "BEGIN IMMEDIATE"); err != nil {
+		if err := t.lite.begin(t.ctx); err != nil {
 			return err
 		}
 		t.begun = true
@@ -195,41 +195,16 @@ func ended(ctx context.Context) error {
 }
 
 // runSQLite runs s on the writer. The transaction's deadline is checked
-// before each statement, not watched while one runs: for a context that can
-// end, the driver starts a goroutine to watch it at every statement, and
-// database/sql one more at every query, a tenth of a statement's time on
-// the one writer. The writer's statements find their rows by key, and none
-// waits for a lock (the writer holds SQLite's write lock from its BEGIN,
-// which is the one statement that may wait, and keeps the deadline), so a
-// statement begun in time ends promptly.
+// before each statement, not watched while one runs: the writer's
+// statements find their rows by key, and none waits for a lock (the writer
+// holds SQLite's write lock from its BEGIN, which is the one statement that
+// may wait, and keeps the deadline), so a statement begun in time ends
+// promptly.
 func (t *Tx) runSQLite(s stmt) error {
 	if err := ended(t.ctx); err != nil {
 		return err
 	}
-	if timeStatement != nil {
-		defer timeStatement(s.sql, time.Now())
-	}
-	ctx := context.WithoutCancel(t.ctx)
-	ps, err := t.lite.prepared(ctx, s.sql)
-	if err != nil {
-		return err
-	}
-	if s.read == nil {
-		_, err := ps.ExecContext(ctx, s.args...)
-		return err
-	}
-	r, err := ps.QueryContext(ctx, s.args...)
-	if err != nil {
-		return err
-	}
-	err = s.read(r)
-	if cerr := r.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = r.Err()
-	}
-	return err
+	return t.lite.run(s.sql, s.args, s.read)
 }
 
 // commit sends what is still queued and commits, in one round trip on
@@ -245,7 +220,7 @@ func (t *Tx) commit() error {
 		if err := t.flush(); err != nil {
 			return err
 		}
-		return t.lite.commit(t.ctx)
+		return t.lite.commit()
 	}
 	var tag pgconn.CommandTag
 	err := t.flushPostgres(&tag)
@@ -268,7 +243,7 @@ func (t *Tx) rollback() {
 	defer cancel()
 	if t.lite != nil {
 		if t.begun {
-			_ = t.lite.exec(ctx, "ROLLBACK")
+			_ = t.lite.run("ROLLBACK", nil, nil)
 		}
 		return
 	}

@@ -75,12 +75,13 @@ func (db *DB) runAlone(lane int, m *member) {
 // PostgreSQL one from the pool, on SQLite the one writer.
 func (db *DB) onLane(ctx context.Context, lane int, f func(t *Tx) error) error {
 	if db.engine == SQLite {
-		w, err := db.liteWriter(ctx)
+		w, err := db.liteWriter()
 		if err != nil {
 			return err
 		}
 		err = f(&Tx{ctx: ctx, lite: w, shard: lane})
-		if connBroken(err) {
+		if err != nil && w.conn.inTransaction() {
+			// Its ROLLBACK failed: a new connection starts clean.
 			db.dropLiteWriter()
 		}
 		return err
