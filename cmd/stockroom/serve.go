@@ -247,6 +247,10 @@ func addWriteStats(m *metrics.Metrics, db *store.DB) {
 			func(s store.WriteStats) int64 { return s.Again }},
 		{"stockroom_write_deadlocks_total", "Write transactions and batch members PostgreSQL aborted as deadlock victims (or serialization failures), each run again.",
 			func(s store.WriteStats) int64 { return s.Deadlocks }},
+		{"stockroom_write_stepped_total", "Batch members run together in a lockstep, their statements sent in one pipeline with the others' (PostgreSQL).",
+			func(s store.WriteStats) int64 { return s.Stepped }},
+		{"stockroom_write_step_retries_total", "Lockstep attempts rolled back because a member failed after writing, each run again without it (PostgreSQL).",
+			func(s store.WriteStats) int64 { return s.StepRetries }},
 		{"stockroom_write_checkpoints_total", "SQLite checkpoints run beside the writer, copying its log into the database file.",
 			func(s store.WriteStats) int64 { return s.Checkpoints }},
 	} {

@@ -47,7 +47,7 @@ type batcher struct {
 	free  []int // lanes without a batch
 	queue []*member
 
-	stats struct{ batches, batched, alone, again, deadlocks atomic.Int64 }
+	stats struct{ batches, batched, alone, again, deadlocks, stepped, stepRetries atomic.Int64 }
 }
 
 // WriteStats counts what the write path has done since the store opened.
@@ -69,12 +69,18 @@ type WriteStats struct {
 	// Checkpoints is the number of SQLite checkpoints run beside the
 	// writer (checkpoint.go); 0 on PostgreSQL.
 	Checkpoints int64
+	// Stepped is the number of batch members that ran, and were
+	// committed, in a lockstep (lockstep.go; PostgreSQL), and StepRetries
+	// the lockstep attempts rolled back because a member failed after
+	// writing, each run again without it.
+	Stepped, StepRetries int64
 }
 
 // WriteStats returns the write path's counts (for metrics and tests).
 func (db *DB) WriteStats() WriteStats {
 	s := &db.batch.stats
-	w := WriteStats{Batches: s.batches.Load(), Batched: s.batched.Load(), Alone: s.alone.Load(), Again: s.again.Load(), Deadlocks: s.deadlocks.Load()}
+	w := WriteStats{Batches: s.batches.Load(), Batched: s.batched.Load(), Alone: s.alone.Load(), Again: s.again.Load(), Deadlocks: s.deadlocks.Load(),
+		Stepped: s.stepped.Load(), StepRetries: s.stepRetries.Load()}
 	if db.checkpoints != nil {
 		w.Checkpoints = db.checkpoints.runs.Load()
 	}
@@ -91,6 +97,9 @@ type member struct {
 	ctx context.Context
 	key *stockroom.IdempotencyKey
 	fn  func(tx *Tx) (any, error)
+	// item is the one item whose rows fn writes, when it may run in a
+	// lockstep (updateItem); 0 when not.
+	item int64
 
 	err   error
 	reply *stockroom.Reply // the key's answer, recorded in the batch
@@ -107,8 +116,8 @@ func newBatcher(db *DB, lanes int) *batcher {
 }
 
 // do runs fn as one member and returns its error once it is answered.
-func (b *batcher) do(ctx context.Context, key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) error {
-	m := &member{ctx: ctx, key: key, fn: fn, done: make(chan struct{})}
+func (b *batcher) do(ctx context.Context, key *stockroom.IdempotencyKey, item int64, fn func(tx *Tx) (any, error)) error {
+	m := &member{ctx: ctx, key: key, item: item, fn: fn, done: make(chan struct{})}
 	b.mu.Lock()
 	if n := len(b.free); n > 0 {
 		// A free lane means an empty queue: a lane is freed only once the
@@ -200,19 +209,21 @@ func (b *batcher) next(lane int) []*member {
 func keyID(k *stockroom.IdempotencyKey) string { return k.ClientID + "\x00" + k.Key }
 
 // writeLanes is how many transactions run at once: one on SQLite, which has
-// one writer; sixteen on PostgreSQL, whose backends work in parallel and
-// which groups the log flushes of concurrent commits itself. A batch runs
-// its members one after the other, each in a savepoint, so on PostgreSQL it
-// pays only once more transactions are in flight than the lanes let run:
-// with eight lanes, at 16 connections, a third of the requests were batched
-// and receive and issue ran 4-5% slower than with sixteen, under which none
-// were (at 64 connections the two measured the same); four lanes measured
-// 5-10% slower than eight.
+// one writer; four on PostgreSQL, whose backends work in parallel and which
+// groups the log flushes of concurrent commits itself, so that under load
+// writes queue and form batches, which run their receipts, issues and moves
+// in a lockstep (lockstep.go): at 16 connections, against sixteen lanes
+// without it (under which nothing was batched), receive ran 1.29x, issue
+// 1.17x and move 1.34x (bench/inventory.sh, three rounds); three and six
+// lanes measured within the spread of four or below it. (Before the lockstep, when a batch ran its members one after
+// the other, a round trip each, sixteen lanes were the fastest: with eight,
+// a third of the requests were batched and receive and issue ran 4-5%
+// slower.)
 func writeLanes(engine string) int {
 	if engine == SQLite {
 		return 1
 	}
-	return 16
+	return 4
 }
 
 // HoldWritesForTest takes every lane once it is free, so that the writes

@@ -22,7 +22,20 @@ func (db *DB) runBatch(lane int, ms []*member) {
 	defer cancel()
 	err := db.onLane(ctx, lane, func(t *Tx) error {
 		lead := t.batchSettings() // sent with the first member's statements
-		for i, m := range ms {
+		rest := ms
+		if t.pg != nil {
+			var step []*member
+			if step, rest = lockstepMembers(ms); step != nil {
+				st := &db.batch.stats
+				failed, err := t.lockstep(step, lead, &lockstepStats{&st.stepped, &st.stepRetries, &st.deadlocks})
+				if err != nil {
+					t.rollback()
+					return err
+				}
+				rest, lead = append(failed, rest...), nil
+			}
+		}
+		for i, m := range rest {
 			mt := &Tx{ctx: m.ctx, pg: t.pg, lite: t.lite, begun: t.begun, shard: t.shard, queue: slices.Clone(lead)}
 			err := mt.member(i, m, t.ctx, &db.batch.stats.deadlocks)
 			t.begun = mt.begun

@@ -11,7 +11,11 @@ import (
 // stockroom.ErrDiscontinued for a discontinued item.
 func (db *DB) Receive(ctx context.Context, key *stockroom.IdempotencyKey, r stockroom.Receipt, e stockroom.LedgerEntry) (stockroom.ReceiveResult, error) {
 	var res stockroom.ReceiveResult
-	err := db.update(ctx, key, func(tx *Tx) (any, error) {
+	var item int64 // a receipt against an order writes the order's line too
+	if r.Order == nil {
+		item = r.PartNo
+	}
+	err := db.updateItem(ctx, key, item, func(tx *Tx) (any, error) {
 		all, err := tx.receive([]stockroom.Receipt{r}, e)
 		if err != nil {
 			return nil, err

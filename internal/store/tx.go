@@ -36,6 +36,9 @@ type Tx struct {
 	// on PostgreSQL, once its statements are prepared on the connection.
 	sends   int
 	observe func(sends int) // for tests: told the sends of each commit
+	// step is set when the transaction is a member of a lockstep, whose
+	// coordinator sends its statements (lockstep.go).
+	step *stepper
 }
 
 // stmt is one queued statement.
@@ -89,6 +92,9 @@ func (t *Tx) queryRow(found *bool, query string, args []any, dest ...any) {
 // flush sends every queued statement and reads their results, then runs the
 // pending checks.
 func (t *Tx) flush() error {
+	if t.step != nil {
+		return t.stepFlush()
+	}
 	if err := ended(t.ctx); err != nil {
 		// Nothing is sent, nor counted as sent (Tx.member rolls back only
 		// what was).
@@ -105,6 +111,11 @@ func (t *Tx) flush() error {
 	if err != nil {
 		return err
 	}
+	return t.check()
+}
+
+// check runs the checks queued with t's statements, once those have run.
+func (t *Tx) check() error {
 	checks := t.checks
 	t.checks = nil
 	for _, check := range checks {

@@ -15,7 +15,11 @@ import (
 // changed.
 func (db *DB) Withdraw(ctx context.Context, key *stockroom.IdempotencyKey, w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroom.DrawResult, error) {
 	var res stockroom.DrawResult
-	err := db.update(ctx, key, func(tx *Tx) (any, error) {
+	var item int64 // a transfer writes a transit too
+	if w.Type == stockroom.TxIssue || w.Type == stockroom.TxMove {
+		item = w.PartNo
+	}
+	err := db.updateItem(ctx, key, item, func(tx *Tx) (any, error) {
 		var err error
 		res, err = tx.withdraw(w, e)
 		return res, err

@@ -26,12 +26,20 @@ import (
 // deadline. PostgreSQL's deadlock victims and serialization failures changed
 // nothing and are run again, a few times.
 func (db *DB) update(ctx context.Context, key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) error {
+	return db.updateItem(ctx, key, 0, fn)
+}
+
+// updateItem is update for a write whose rows are all of item partNo (its
+// lots and levels) besides appends to the ledger, increments of the counts
+// and its key's answer: on PostgreSQL it may run in a lockstep with others
+// of other items (lockstep.go).
+func (db *DB) updateItem(ctx context.Context, key *stockroom.IdempotencyKey, partNo int64, fn func(tx *Tx) (any, error)) error {
 	ctx, cancel := detach(ctx)
 	defer cancel()
 	if key != nil {
 		key.Recorded = nil
 	}
-	return db.batch.do(ctx, key, fn)
+	return db.batch.do(ctx, key, partNo, fn)
 }
 
 // maxAttempts bounds the runs of one write transaction.
@@ -123,6 +131,11 @@ func (t *Tx) apply(key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) 
 	if key != nil {
 		t.claimKey(key)
 	}
+	return t.applyClaimed(key, fn)
+}
+
+// applyClaimed is apply for a key claimed already (or none).
+func (t *Tx) applyClaimed(key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) (*stockroom.Reply, error) {
 	result, err := fn(t)
 	if err != nil || key == nil {
 		return nil, err

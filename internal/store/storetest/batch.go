@@ -23,18 +23,9 @@ func (h *harness) testBatchMembersFail(t *testing.T) {
 	first, err := s.Receive(ctx, nil, stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Units: u(10)}}, s.entry())
 	must(t, err)
 	huge := u(4_500_000_000_000) // a second one passes the largest figure kept, 8e12
-	keyed := func(n int) *stockroom.IdempotencyKey {
-		return &stockroom.IdempotencyKey{ClientID: "c", Key: fmt.Sprint("batch-", n), RequestHash: "h", Time: t0,
-			Answer: func(any) stockroom.Reply { return stockroom.Reply{Status: 201, Body: []byte("{}")} }}
-	}
-	receiveBy := func(ctx context.Context, part, wid int64, units stockroom.Units, key *stockroom.IdempotencyKey) func(e stockroom.LedgerEntry) (int64, error) {
-		return func(e stockroom.LedgerEntry) (int64, error) {
-			res, err := s.Receive(ctx, key, stockroom.Receipt{PartNo: part, ReceiveRequest: stockroom.ReceiveRequest{WID: wid, Units: units}}, e)
-			return res.TransactionID, err
-		}
-	}
+	keyed := func(n int) *stockroom.IdempotencyKey { return batchKey(fmt.Sprint("batch-", n)) }
 	receive := func(part, wid int64, units stockroom.Units, key *stockroom.IdempotencyKey) func(e stockroom.LedgerEntry) (int64, error) {
-		return receiveBy(ctx, part, wid, units, key)
+		return s.receiveOp(ctx, part, wid, units, key)
 	}
 	// A member whose deadline passes while it waits in the queue: it is
 	// refused with its deadline, and its savepoint is rolled back within
@@ -47,19 +38,12 @@ func (h *harness) testBatchMembersFail(t *testing.T) {
 		late, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 		defer cancel()
 		lateDone <- late.Done()
-		return receiveBy(late, s.b.PartNo, 1, u(7), nil)(e)
+		return s.receiveOp(late, s.b.PartNo, 1, u(7), nil)(e)
 	}
 	draw := func(typ stockroom.TxType, units stockroom.Units) func(e stockroom.LedgerEntry) (int64, error) {
-		return func(e stockroom.LedgerEntry) (int64, error) {
-			res, err := s.Withdraw(ctx, nil, stockroom.Withdrawal{Type: typ, PartNo: s.a.PartNo, WID: 1, Units: units, ToWID: 2, ToSpot: "M"}, e)
-			return res.TransactionID, err
-		}
+		return s.drawOp(typ, s.a.PartNo, units)
 	}
-	members := []struct {
-		name string
-		run  func(e stockroom.LedgerEntry) (int64, error)
-		want func(error) bool // nil: succeeds
-	}{
+	members := []batchMember{
 		{"issue 4 of 10", draw(stockroom.TxIssue, u(4)), nil},
 		{"issue 10 of the 6 left", draw(stockroom.TxIssue, u(10)), isCode(stockroom.ECONFLICT)},
 		{"receive of a discontinued item", receive(gone.PartNo, 1, u(1), nil), isErr(stockroom.ErrDiscontinued)},
@@ -73,6 +57,68 @@ func (h *harness) testBatchMembersFail(t *testing.T) {
 		{"receive 2 of A after it", receive(s.a.PartNo, 2, u(2), nil), nil},
 	}
 	before := s.WriteStats()
+	outcomes := s.runBatchOf(members, func() { <-<-lateDone })
+	after := s.WriteStats()
+	if after.Batches-before.Batches < 1 || after.Batched-before.Batched < int64(len(members)-1) {
+		t.Fatalf("write stats %+v then %+v: the members were not batched", before, after)
+	}
+	if after.Again != before.Again {
+		t.Errorf("write stats %+v then %+v: members ran again alone; the batch should have held", before, after)
+	}
+	// The lot received before the batch is the ledger's one more entry.
+	outcomes = append(outcomes, outcome{ref: "ref", op: "first receive", ok: true, txID: first.TransactionID})
+	s.checkLedgerByReference(outcomes)
+	for _, c := range []struct {
+		part, wid int64
+		want      stockroom.Units
+	}{{s.a.PartNo, 1, u(0)}, {s.a.PartNo, 2, u(8)}, {s.b.PartNo, 2, huge}, {s.b.PartNo, 1, u(3)}, {gone.PartNo, 1, u(0)}} {
+		if got := s.level(c.part, c.wid).InStock; got != c.want {
+			t.Errorf("item %d warehouse %d: inStock %s, want %s", c.part, c.wid, got, c.want)
+		}
+	}
+	s.audit()
+}
+
+// batchKey is an idempotency key whose answer is a 201.
+func batchKey(key string) *stockroom.IdempotencyKey {
+	return &stockroom.IdempotencyKey{ClientID: "c", Key: key, RequestHash: "h", Time: t0,
+		Answer: func(any) stockroom.Reply { return stockroom.Reply{Status: 201, Body: []byte("{}")} }}
+}
+
+// receiveOp is a batch member receiving units of item part into warehouse
+// wid, within ctx.
+func (s *stockDB) receiveOp(ctx context.Context, part, wid int64, units stockroom.Units, key *stockroom.IdempotencyKey) func(e stockroom.LedgerEntry) (int64, error) {
+	return func(e stockroom.LedgerEntry) (int64, error) {
+		res, err := s.Receive(ctx, key, stockroom.Receipt{PartNo: part, ReceiveRequest: stockroom.ReceiveRequest{WID: wid, Units: units}}, e)
+		return res.TransactionID, err
+	}
+}
+
+// drawOp is a batch member issuing units of item part from warehouse 1, or
+// moving them to warehouse 2's spot M.
+func (s *stockDB) drawOp(typ stockroom.TxType, part int64, units stockroom.Units) func(e stockroom.LedgerEntry) (int64, error) {
+	return func(e stockroom.LedgerEntry) (int64, error) {
+		res, err := s.Withdraw(ctx, nil, stockroom.Withdrawal{Type: typ, PartNo: part, WID: 1, Units: units, ToWID: 2, ToSpot: "M"}, e)
+		return res.TransactionID, err
+	}
+}
+
+// batchMember is a request of a batch a test makes: what it runs, with the
+// ledger entry it is given, and the refusal it must get (nil: it
+// succeeds).
+type batchMember struct {
+	name string
+	run  func(e stockroom.LedgerEntry) (int64, error)
+	want func(error) bool
+}
+
+// runBatchOf queues the members, each in its turn, then runs them as one
+// batch (HoldWritesForTest), once ready returns, and checks each answer. It
+// returns each member's outcome; a member's ledger entry has the reference
+// "member-N", N its place.
+func (s *stockDB) runBatchOf(members []batchMember, ready func()) []outcome {
+	t := s.t
+	t.Helper()
 	queued, release := s.HoldWritesForTest()
 	type answer struct {
 		txID int64
@@ -91,16 +137,11 @@ func (h *harness) testBatchMembersFail(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}
-	<-<-lateDone
+	if ready != nil {
+		ready()
+	}
 	release()
 	wg.Wait()
-	after := s.WriteStats()
-	if after.Batches-before.Batches < 1 || after.Batched-before.Batched < int64(len(members)-1) {
-		t.Fatalf("write stats %+v then %+v: the members were not batched", before, after)
-	}
-	if after.Again != before.Again {
-		t.Errorf("write stats %+v then %+v: members ran again alone; the batch should have held", before, after)
-	}
 	var outcomes []outcome
 	for i, m := range members {
 		a := answers[i]
@@ -116,18 +157,7 @@ func (h *harness) testBatchMembersFail(t *testing.T) {
 		}
 		outcomes = append(outcomes, o)
 	}
-	// The lot received before the batch is the ledger's one more entry.
-	outcomes = append(outcomes, outcome{ref: "ref", op: "first receive", ok: true, txID: first.TransactionID})
-	s.checkLedgerByReference(outcomes)
-	for _, c := range []struct {
-		part, wid int64
-		want      stockroom.Units
-	}{{s.a.PartNo, 1, u(0)}, {s.a.PartNo, 2, u(8)}, {s.b.PartNo, 2, huge}, {s.b.PartNo, 1, u(3)}, {gone.PartNo, 1, u(0)}} {
-		if got := s.level(c.part, c.wid).InStock; got != c.want {
-			t.Errorf("item %d warehouse %d: inStock %s, want %s", c.part, c.wid, got, c.want)
-		}
-	}
-	s.audit()
+	return outcomes
 }
 
 func isCode(code string) func(error) bool {

@@ -365,12 +365,17 @@ func (s *stockDB) runMix(m *mixState, items []int64, workers, each int, seed uin
 }
 
 // checkBatched fails the test unless some of the writes since before were
-// committed as members of batches: a concurrency test is to prove the
-// batched write path (group commit), not only transactions run alone.
+// committed as members of batches, and on PostgreSQL some in a lockstep: a
+// concurrency test is to prove the batched write path (group commit), not
+// only transactions run alone.
 func (s *stockDB) checkBatched(before store.WriteStats) {
 	s.t.Helper()
-	if after := s.logWrites(before); after.Batches == before.Batches {
+	after := s.logWrites(before)
+	if after.Batches == before.Batches {
 		s.t.Errorf("write stats %+v then %+v: no batch; the test did not run the batched path", before, after)
+	}
+	if s.Engine() == store.Postgres && after.Stepped == before.Stepped {
+		s.t.Errorf("write stats %+v then %+v: no member ran in a lockstep", before, after)
 	}
 }
 
@@ -379,7 +384,8 @@ func (s *stockDB) checkBatched(before store.WriteStats) {
 func (s *stockDB) logWrites(before store.WriteStats) store.WriteStats {
 	s.t.Helper()
 	after := s.WriteStats()
-	s.t.Logf("writes: %d batches of %d members, %d alone, %d run again", after.Batches-before.Batches,
-		after.Batched-before.Batched, after.Alone-before.Alone, after.Again-before.Again)
+	s.t.Logf("writes: %d batches of %d members (%d in a lockstep, %d lockstep retries), %d alone, %d run again",
+		after.Batches-before.Batches, after.Batched-before.Batched, after.Stepped-before.Stepped,
+		after.StepRetries-before.StepRetries, after.Alone-before.Alone, after.Again-before.Again)
 	return after
 }

@@ -37,6 +37,7 @@ func Run(t *testing.T, newDSN func(testing.TB) string) {
 	t.Run("Transits", h.testTransits)
 	t.Run("Allocations", h.testAllocations)
 	t.Run("BatchMembersFail", h.testBatchMembersFail)
+	t.Run("LockstepBatch", h.testLockstepBatch)
 	t.Run("LevelLockOrder", h.testLevelLockOrder)
 	t.Run("CheckpointsBesideTheWriter", h.testCheckpoints)
 }

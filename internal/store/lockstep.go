@@ -1,0 +1,307 @@
+package store
+
+import (
+	"cmp"
+	"errors"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/stockroom/stockroom"
+)
+
+// Lockstep: a batch's members sent together on PostgreSQL.
+//
+// A batch runs its members one after the other, each in a savepoint, and
+// each of a member's flushes is a round trip: a batch of eight receipts
+// was sixteen round trips and sixteen savepoint statements, on one
+// connection, where sixteen lanes ran eight lone transactions side by side
+// in two round trips each. So on PostgreSQL batches lost to lanes, and
+// nothing was batched at 16 connections.
+//
+// Members whose writes are all of one item (a receipt, an issue, a move:
+// the item's lots and levels, besides appends to the ledger, increments of
+// the counts and the keys' answers, which any order of the members leaves
+// the same) and of different items touch no row in common. Any order of
+// such members gives the same data and the same answers, and so does any
+// interleaving of their statements; and every order is a valid one, for
+// all the members of a batch were in flight at once. A lockstep runs them
+// so: each member's
+// fn runs on a goroutine of its own, with a Tx whose flush hands the
+// member's queued statements to the coordinator and waits; once every
+// member still running is waiting, the coordinator sends all their
+// statements, member after member, as one pipeline, hands each its
+// results, and lets them go on. A batch of receipts is then two round
+// trips however many they are, with no savepoints.
+//
+// Members are isolated without a savepoint each, as follows. Their keys
+// are claimed first, in a pipeline of their own, and a member whose key is
+// answered already, in progress or reused is answered so and takes no
+// further part. A member refused before it sent a write (an issue short of
+// stock decides that before it writes) is answered with its refusal; its
+// reads and row locks change nothing. Any other failure of a member (an
+// error of its statement, which on PostgreSQL aborts the transaction, or a
+// refusal after a write) rolls the lockstep back to the one savepoint it
+// runs in, and it runs again without that member, which then runs in a
+// savepoint of its own after it (or alone after the batch, when it waited
+// too long for a lock). Members are taken in item order, so concurrent
+// batches lock the items they share in one order.
+//
+// SQLite runs a batch on its one writer in the process, where a round trip
+// costs nothing: it keeps the savepoints.
+
+// stepper is a member of a lockstep.
+type stepper struct {
+	m  *member
+	tx *Tx
+	// at is signalled when the member's fn stops: at a flush, or done.
+	at chan struct{}
+	// resume is the outcome of a flush, sent once its results are read.
+	resume chan error
+	done   bool
+	wrote  bool // a statement of it that writes has been sent
+	reply  *stockroom.Reply
+	err    error
+	// failure is the error of its statement that failed its attempt.
+	failure error
+}
+
+// lockstepStats are the write path's counts a lockstep keeps.
+type lockstepStats struct{ stepped, retries, deadlocks *atomic.Int64 }
+
+// errLockstepAbandoned stops the members of an abandoned lockstep.
+var errLockstepAbandoned = errors.New("store: the lockstep batch was abandoned")
+
+// lockstepMembers splits a batch into the members that run in a lockstep,
+// in item order, and the others, in the order queued: one member per item
+// (the first queued), and none when fewer than two would.
+func lockstepMembers(ms []*member) (step, rest []*member) {
+	seen := map[int64]bool{}
+	for _, m := range ms {
+		if m.item != 0 && !seen[m.item] {
+			seen[m.item] = true
+			step = append(step, m)
+			continue
+		}
+		rest = append(rest, m)
+	}
+	if len(step) < 2 {
+		return nil, ms
+	}
+	slices.SortStableFunc(step, func(a, b *member) int { return cmp.Compare(a.item, b.item) })
+	return step, rest
+}
+
+// lockstep runs ms together in t, the batch's transaction on PostgreSQL,
+// sending lead with its first pipeline, and sets the answer of each member
+// it ran. It leaves their last statements queued on t, for its commit, and
+// returns the members it did not run: those that failed after a write (or
+// whose statement failed), to run in a savepoint of their own, and those
+// marked to run again alone. The members run inside a savepoint of the
+// lockstep: when one fails after writing, the others are rolled back to
+// it and run again without it. An error means the transaction cannot go
+// on.
+func (t *Tx) lockstep(ms []*member, lead []stmt, stats *lockstepStats) (rest []*member, err error) {
+	run, err := t.claimKeys(ms, lead)
+	if err != nil {
+		return nil, err
+	}
+	t.exec("SAVEPOINT lockstep")
+	for len(run) > 0 {
+		steps := make([]*stepper, len(run))
+		for i, m := range run {
+			steps[i] = &stepper{m: m, at: make(chan struct{}), resume: make(chan error)}
+			steps[i].tx = &Tx{ctx: m.ctx, pg: t.pg, begun: true, shard: t.shard, step: steps[i]}
+		}
+		failed, err := t.steps(steps)
+		if err != nil {
+			return nil, err
+		}
+		if len(failed) == 0 {
+			for _, s := range steps {
+				s.m.reply, s.m.err = s.reply, s.err
+				if s.err == nil {
+					t.queue = append(t.queue, s.tx.queue...)
+					t.checks = append(t.checks, s.tx.checks...) // judged before the commit
+				}
+			}
+			t.exec("RELEASE SAVEPOINT lockstep")
+			stats.stepped.Add(int64(len(steps)))
+			return rest, nil
+		}
+		stats.retries.Add(1)
+		t.queue = append(t.queue[:0], stmt{sql: "ROLLBACK TO SAVEPOINT lockstep"})
+		run = run[:0:0]
+		for _, s := range steps {
+			err := cmp.Or(s.failure, s.err)
+			switch {
+			case !failed[s]:
+				run = append(run, s.m)
+			case isRetryable(err) || isLockTimeout(err):
+				if isRetryable(err) {
+					stats.deadlocks.Add(1)
+				}
+				s.m.again = true
+			default:
+				rest = append(rest, s.m)
+			}
+		}
+	}
+	t.exec("RELEASE SAVEPOINT lockstep")
+	return rest, nil
+}
+
+// steps runs one attempt of a lockstep: every member's fn, each on its own
+// goroutine, their flushes sent together. It returns the members that
+// failed after a write, or whose statement failed (the first of a
+// pipeline's errors: PostgreSQL ignores what follows it), with their
+// errors set; an error when the transaction cannot go on. Once it returns,
+// no member's fn is running.
+func (t *Tx) steps(steps []*stepper) (map[*stepper]bool, error) {
+	for _, s := range steps {
+		go func() {
+			s.reply, s.err = s.tx.applyClaimed(s.m.key, s.m.fn)
+			s.done = true
+			s.at <- struct{}{}
+		}()
+	}
+	failed := map[*stepper]bool{}
+	active := steps
+	for len(active) > 0 {
+		for _, s := range active {
+			<-s.at
+		}
+		var flushing []*stepper
+		for _, s := range active {
+			switch {
+			case !s.done:
+				flushing = append(flushing, s)
+			case s.err != nil && s.wrote:
+				failed[s] = true
+			}
+		}
+		if len(failed) > 0 || len(flushing) == 0 {
+			t.stop(flushing)
+			return failed, nil
+		}
+		b := &pgx.Batch{}
+		if !t.begun {
+			b.Queue("BEGIN")
+			t.begun = true
+		}
+		var (
+			culprit *stepper
+			own     error // of a statement of the batch's own
+		)
+		for _, st := range t.queue { // the lead or the savepoint
+			b.Queue(st.sql, st.args...).Fn = func(br pgx.BatchResults) error {
+				_, err := br.Exec()
+				if err != nil && culprit == nil && own == nil {
+					own = stmtError(st.sql, err)
+				}
+				return err
+			}
+		}
+		t.queue = t.queue[:0]
+		for _, s := range flushing {
+			for _, st := range s.tx.queue {
+				if writes(st.sql) {
+					s.wrote = true
+				}
+				b.Queue(st.sql, st.args...).Fn = func(br pgx.BatchResults) error {
+					err := stmtError(st.sql, st.receive(br))
+					if err != nil && culprit == nil && own == nil {
+						culprit, s.failure = s, err
+					}
+					return err
+				}
+			}
+			s.tx.queue = s.tx.queue[:0]
+		}
+		t.sends++
+		err := t.pg.SendBatch(t.ctx, b).Close()
+		switch {
+		case own != nil:
+			t.stop(flushing)
+			return nil, own
+		case culprit != nil:
+			t.stop(flushing)
+			failed[culprit] = true
+			return failed, nil
+		case err != nil:
+			t.stop(flushing)
+			return nil, err
+		}
+		for _, s := range flushing {
+			s.resume <- nil
+		}
+		active = flushing
+	}
+	return failed, nil
+}
+
+// claimKeys claims the keys of the members that have one, with lead, in a
+// pipeline of their own (the first of the transaction, with its BEGIN),
+// answers those whose claim fails, and returns the others. With no key to
+// claim, lead stays queued for the first pipeline of the members.
+func (t *Tx) claimKeys(ms []*member, lead []stmt) ([]*member, error) {
+	t.queue = append(t.queue, lead...)
+	claims := make([]*Tx, len(ms))
+	for i, m := range ms {
+		if m.key != nil {
+			claims[i] = &Tx{pg: t.pg}
+			claims[i].claimKey(m.key)
+			t.queue = append(t.queue, claims[i].queue...)
+		}
+	}
+	if slices.ContainsFunc(claims, func(c *Tx) bool { return c != nil }) {
+		if err := t.flush(); err != nil {
+			return nil, err
+		}
+	}
+	var run []*member
+	for i, m := range ms {
+		if c := claims[i]; c != nil {
+			if err := c.check(); err != nil {
+				m.err = err
+				continue
+			}
+		}
+		run = append(run, m)
+	}
+	return run, nil
+}
+
+// stop stops the members waiting at a flush, which see the attempt
+// abandoned, and waits until every one has returned.
+func (t *Tx) stop(waiting []*stepper) {
+	for _, s := range waiting {
+		s.resume <- errLockstepAbandoned
+	}
+	for _, s := range waiting {
+		<-s.at
+	}
+}
+
+// stepFlush is Tx.flush for a member of a lockstep: the member's queue is
+// sent by the coordinator with the others', and its checks run once it
+// has been.
+func (t *Tx) stepFlush() error {
+	if err := ended(t.ctx); err != nil {
+		t.queue = t.queue[:0]
+		return err
+	}
+	t.step.at <- struct{}{}
+	if err := <-t.step.resume; err != nil {
+		return err
+	}
+	return t.check()
+}
+
+// writes reports whether a statement may change data: all but a SELECT
+// (which here only reads, or locks rows or a key).
+func writes(query string) bool {
+	return !strings.HasPrefix(strings.TrimSpace(query), "SELECT")
+}
