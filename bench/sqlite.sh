@@ -18,7 +18,9 @@
 #
 # NORMAL=1 also builds this tree with synchronous=NORMAL (a link-time
 # setting of internal/store, for this measurement only) and serves a third
-# copy with it: what durable commits (FULL) cost, on the same code.
+# copy with it: what durable commits (FULL) cost, on the same code. (That
+# build also writes the log's frames one by one: gathering them, walVFS,
+# relies on FULL's sync at every commit.)
 #
 #   bash bench/sqlite.sh                          # from the repository root
 #   BASE=HEAD~2 bash bench/sqlite.sh              # this tree against HEAD~2
