@@ -2,8 +2,15 @@
 -- warehouses. Arguments: token, operation (receive|issue|move), items,
 -- warehouses, and optionally owners: a comma-separated list of owner ids,
 -- one of which each request names at random ("" or absent: no owner field,
--- for a build without owners).
+-- for a build without owners). With KEYS=1 in the environment every
+-- request carries an Idempotency-Key of its own, as a careful client's do.
+-- (On a PostgreSQL with autovacuum off, as on the development machines, a
+-- fresh database's idempotency_keys was analyzed empty, and connections
+-- that plan the key's lookup then keep a plan that reads the whole table as
+-- it grows: analyze it with some rows in before comparing builds.)
 local token, op, items, whs
+local keys = os.getenv("KEYS") == "1"
+local sent, run = 0, ""
 local owners = {}
 -- Each of wrk's threads runs its own Lua state, whose generator starts from
 -- the same state: seeded from the clock alone, the threads would send the
@@ -17,6 +24,7 @@ function init(args)
   token, op, items, whs = args[1], args[2], tonumber(args[3]), tonumber(args[4])
   for o in string.gmatch(args[5] or "", "%d+") do owners[#owners + 1] = o end
   math.randomseed(os.time() * 1000 + id)
+  run = string.format("%x-%x", os.time(), math.random(0, 2147483647)) -- keys unique across runs
 end
 local function owner()
   if #owners == 0 then return "" end
@@ -37,5 +45,10 @@ function request()
     local to = wid % whs + 1
     body = string.format('{"itemID":"%s","units":1,"wid":%d,"shipToWid":%d,"toSpot":"M-%02d"%s}', item, wid, to, math.random(0, 20), owner())
   end
-  return wrk.format("POST", path, {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. token}, body)
+  local headers = {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. token}
+  if keys then
+    sent = sent + 1
+    headers["Idempotency-Key"] = string.format("bench-%s-%d-%d", run, id, sent)
+  end
+  return wrk.format("POST", path, headers, body)
 end
