@@ -47,8 +47,11 @@ type batcher struct {
 	free  []int // lanes without a batch
 	queue []*member
 
-	stats struct{ batches, batched, alone, again, deadlocks, stepped, stepRetries atomic.Int64 }
+	stats writeCounts
 }
+
+// writeCounts are the counts behind WriteStats, kept as the write path goes.
+type writeCounts struct{ batches, batched, alone, again, deadlocks, stepped, stepRetries atomic.Int64 }
 
 // WriteStats counts what the write path has done since the store opened.
 type WriteStats struct {

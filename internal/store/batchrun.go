@@ -26,8 +26,7 @@ func (db *DB) runBatch(lane int, ms []*member) {
 		if t.pg != nil {
 			var step []*member
 			if step, rest = lockstepMembers(ms); step != nil {
-				st := &db.batch.stats
-				failed, err := t.lockstep(step, lead, &lockstepStats{&st.stepped, &st.stepRetries, &st.deadlocks})
+				failed, err := t.lockstep(step, lead, &db.batch.stats)
 				if err != nil {
 					t.rollback()
 					return err

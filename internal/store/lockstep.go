@@ -5,9 +5,6 @@ import (
 	"errors"
 	"slices"
 	"strings"
-	"sync/atomic"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/stockroom/stockroom"
 )
@@ -28,8 +25,8 @@ import (
 // such members gives the same data and the same answers, and so does any
 // interleaving of their statements; and every order is a valid one, for
 // all the members of a batch were in flight at once. A lockstep runs them
-// so: each member's
-// fn runs on a goroutine of its own, with a Tx whose flush hands the
+// so: each member's fn runs on a goroutine of its own, with a Tx whose
+// flush hands the
 // member's queued statements to the coordinator and waits; once every
 // member still running is waiting, the coordinator sends all their
 // statements, member after member, as one pipeline, hands each its
@@ -68,9 +65,6 @@ type stepper struct {
 	failure error
 }
 
-// lockstepStats are the write path's counts a lockstep keeps.
-type lockstepStats struct{ stepped, retries, deadlocks *atomic.Int64 }
-
 // errLockstepAbandoned stops the members of an abandoned lockstep.
 var errLockstepAbandoned = errors.New("store: the lockstep batch was abandoned")
 
@@ -103,7 +97,7 @@ func lockstepMembers(ms []*member) (step, rest []*member) {
 // lockstep: when one fails after writing, the others are rolled back to
 // it and run again without it. An error means the transaction cannot go
 // on.
-func (t *Tx) lockstep(ms []*member, lead []stmt, stats *lockstepStats) (rest []*member, err error) {
+func (t *Tx) lockstep(ms []*member, lead []stmt, stats *writeCounts) (rest []*member, err error) {
 	run, err := t.claimKeys(ms, lead)
 	if err != nil {
 		return nil, err
@@ -131,7 +125,7 @@ func (t *Tx) lockstep(ms []*member, lead []stmt, stats *lockstepStats) (rest []*
 			stats.stepped.Add(int64(len(steps)))
 			return rest, nil
 		}
-		stats.retries.Add(1)
+		stats.stepRetries.Add(1)
 		t.queue = append(t.queue[:0], stmt{sql: "ROLLBACK TO SAVEPOINT lockstep"})
 		run = run[:0:0]
 		for _, s := range steps {
@@ -186,41 +180,30 @@ func (t *Tx) steps(steps []*stepper) (map[*stepper]bool, error) {
 			t.stop(flushing)
 			return failed, nil
 		}
-		b := &pgx.Batch{}
-		if !t.begun {
-			b.Queue("BEGIN")
-			t.begun = true
-		}
+		b := t.pipeline()
 		var (
 			culprit *stepper
 			own     error // of a statement of the batch's own
 		)
 		for _, st := range t.queue { // the lead or the savepoint
-			b.Queue(st.sql, st.args...).Fn = func(br pgx.BatchResults) error {
-				_, err := br.Exec()
-				if err != nil && culprit == nil && own == nil {
-					own = stmtError(st.sql, err)
+			st.queueOn(b, func(err error) {
+				if culprit == nil && own == nil {
+					own = err
 				}
-				return err
-			}
+			})
 		}
 		t.queue = t.queue[:0]
 		for _, s := range flushing {
 			for _, st := range s.tx.queue {
-				if writes(st.sql) {
-					s.wrote = true
-				}
-				b.Queue(st.sql, st.args...).Fn = func(br pgx.BatchResults) error {
-					err := stmtError(st.sql, st.receive(br))
-					if err != nil && culprit == nil && own == nil {
+				s.wrote = s.wrote || writes(st.sql)
+				st.queueOn(b, func(err error) {
+					if culprit == nil && own == nil {
 						culprit, s.failure = s, err
 					}
-					return err
-				}
+				})
 			}
 			s.tx.queue = s.tx.queue[:0]
 		}
-		t.sends++
 		err := t.pg.SendBatch(t.ctx, b).Close()
 		switch {
 		case own != nil:

@@ -130,16 +130,9 @@ func (t *Tx) check() error {
 // time and closed by COMMIT when commitTag is given, which receives the
 // COMMIT's command tag. A statement's error names the statement.
 func (t *Tx) flushPostgres(commitTag *pgconn.CommandTag) error {
-	b := &pgx.Batch{}
-	if !t.begun {
-		b.Queue("BEGIN")
-		t.begun = true
-	}
-	t.sends++
+	b := t.pipeline()
 	for _, s := range t.queue {
-		b.Queue(s.sql, s.args...).Fn = func(br pgx.BatchResults) error {
-			return stmtError(s.sql, s.receive(br))
-		}
+		s.queueOn(b, nil)
 	}
 	if commitTag != nil {
 		b.Queue("COMMIT").Exec(func(ct pgconn.CommandTag) error {
@@ -148,6 +141,30 @@ func (t *Tx) flushPostgres(commitTag *pgconn.CommandTag) error {
 		})
 	}
 	return t.pg.SendBatch(t.ctx, b).Close()
+}
+
+// pipeline starts a pipeline of t's statements: opened by BEGIN the first
+// time, and counted in t.sends.
+func (t *Tx) pipeline() *pgx.Batch {
+	b := &pgx.Batch{}
+	if !t.begun {
+		b.Queue("BEGIN")
+		t.begun = true
+	}
+	t.sends++
+	return b
+}
+
+// queueOn queues s on pipeline b, to be received there, its error naming
+// it; failed, when not nil, is told that error.
+func (s stmt) queueOn(b *pgx.Batch, failed func(error)) {
+	b.Queue(s.sql, s.args...).Fn = func(br pgx.BatchResults) error {
+		err := stmtError(s.sql, s.receive(br))
+		if err != nil && failed != nil {
+			failed(err)
+		}
+		return err
+	}
 }
 
 // receive reads the result of s from a pipeline.
@@ -250,8 +267,6 @@ func (t *Tx) commit() error {
 // the connection goes back to the pool only outside a transaction: the
 // driver discards one left inside (its ResetSession checks).
 func (t *Tx) rollback() {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.ctx), rollbackTimeout)
-	defer cancel()
 	if t.lite != nil {
 		if t.begun {
 			_ = t.lite.run("ROLLBACK", nil, nil)
@@ -261,6 +276,8 @@ func (t *Tx) rollback() {
 	if t.pg.IsClosed() || t.pg.PgConn().TxStatus() == 'I' {
 		return
 	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.ctx), rollbackTimeout)
+	defer cancel()
 	_, _ = t.pg.Exec(ctx, "ROLLBACK")
 }
 
