@@ -8,7 +8,12 @@
 # same run it measures the bare driver's ceiling for a small durable write
 # transaction, ../shared/tools/sqlite-ceiling at 16 goroutines with
 # -sync FULL and -sync NORMAL, and prints every rate beside its ratio to the
-# FULL ceiling. It ends with the invariant audit of each copy.
+# FULL ceiling. The FULL ceiling is measured at the start of every round,
+# and each rate's ratio is the mean of its rounds' ratios to their own
+# round's ceiling: on a machine whose disk is shared, the time an fsync
+# takes (which the ceiling measures) was seen to change twofold within an
+# hour, so a ceiling measured minutes apart from a rate says little of it.
+# It ends with the invariant audit of each copy.
 #
 # BASE=<git revision> also builds that revision (in a temporary git worktree
 # outside the repository, removed afterwards) and serves a second copy of the
@@ -154,9 +159,17 @@ write_counts() {
 }
 # paged RUN ROUND: whether the pages RUN's commits write are read in ROUND.
 paged() { [ -n "$PAGES" ] && [ "$1" = head ] && [ "$2" = "$ROUNDS" ]; }
+# ceiling_run MODE FILE: the driver's ceiling at 16 goroutines, into FILE.
+(cd "$CEILING" && go build -o "$DIR/sqlite-ceiling" .)
+ceiling_run() {
+  "$DIR/sqlite-ceiling" -db "$DIR/ceiling.db" -sync "$1" -conns 1 -g 16 -d "$DURATION" >"$2"
+  rm -f "$DIR/ceiling.db" "$DIR/ceiling.db-wal" "$DIR/ceiling.db-shm"
+}
 REVERSED=()
 for ((i = ${#RUNS[@]} - 1; i >= 0; i--)); do REVERSED+=("${RUNS[$i]}"); done
 for round in $(seq 1 "$ROUNDS"); do
+  ceiling_run FULL "$DIR/ceiling-FULL-r$round.txt"
+  printf '%-28s %10s tx/s\n' "sqlite-ceiling FULL r$round" "$(sed -n 's/.* = \([0-9.]*\) tx\/s.*/\1/p' "$DIR/ceiling-FULL-r$round.txt")"
   order=("${RUNS[@]}")
   [ $((round % 2)) = 1 ] || order=("${REVERSED[@]}")
   for op in receive issue move; do
@@ -191,14 +204,15 @@ for r in "${RUNS[@]}"; do
   wait "${PIDS[$r]}" 2>/dev/null || true
 done
 
+ceiling_run NORMAL "$DIR/ceiling-NORMAL.txt"
 echo
 echo "sqlite-ceiling, 16 goroutines, $DURATION (the driver's own ceiling for a small write transaction):"
-for mode in FULL NORMAL; do
-  (cd "$CEILING" && go run . -db "$DIR/ceiling.db" -sync "$mode" -conns 1 -g 16 -d "$DURATION") | tee "$DIR/ceiling-$mode.txt"
-done
-rm -f "$DIR/ceiling.db" "$DIR/ceiling.db-wal" "$DIR/ceiling.db-shm"
-ceiling() { sed -n 's/.* = \([0-9.]*\) tx\/s.*/\1/p' "$DIR/ceiling-$1.txt"; }
-FULL=$(ceiling FULL)
+cat "$DIR"/ceiling-FULL-r*.txt "$DIR/ceiling-NORMAL.txt"
+rate_of() { sed -n 's/.* = \([0-9.]*\) tx\/s.*/\1/p' "$1"; }
+# ceilings: the FULL ceiling of each round, in order.
+ceilings() { for round in $(seq 1 "$ROUNDS"); do rate_of "$DIR/ceiling-FULL-r$round.txt"; done; }
+FULL=$(ceilings | awk '{ s += $1 } END { printf "%.1f\n", s / NR }')
+FULL_SPREAD=$(ceilings | awk 'NR == 1 || $1 < lo { lo = $1 } NR == 1 || $1 > hi { hi = $1 } END { printf "%.0f\n", hi - lo }')
 
 # logs RUN OP: RUN's wrk logs of OP, one per round (the lone receive: one).
 logs() {
@@ -209,28 +223,34 @@ logs() {
   for round in $(seq 1 "$ROUNDS"); do echo "$DIR/$1/wrk-${2}_$1_r$round.txt"; done
 }
 # stats RUN OP: over OP's rounds, the mean 2xx/s, its spread (highest less
-# lowest), the mean share refused (percent) and the mean median latency (ms).
+# lowest), the mean share refused (percent), the mean median latency (ms)
+# and the mean of each round's ratio to that round's FULL ceiling (the
+# lone receive, measured once, against the mean ceiling).
 stats() {
-  local l rates="" refs="" p50s=""
+  local l rates="" refs="" p50s="" ceils
   for l in $(logs "$1" "$2"); do
     rates="$rates $(ok_rate "$l")" refs="$refs $(refused "$l")" p50s="$p50s $(wrk_ms "$l" 50%)"
   done
-  awk -v r="$rates" -v x="$refs" -v p="$p50s" 'BEGIN {
-    n = split(r, a, " "); split(x, b, " "); split(p, c, " "); lo = a[1]; hi = a[1]
-    for (i = 1; i <= n; i++) { s += a[i]; e += b[i]; q += c[i]; if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
-    printf "%.1f %.1f %.0f %.3f\n", s / n, hi - lo, e / n, q / n }'
+  if [ "$2" = lone_receive ]; then ceils=$FULL; else ceils=$(ceilings | tr '\n' ' '); fi
+  awk -v r="$rates" -v x="$refs" -v p="$p50s" -v c="$ceils" 'BEGIN {
+    n = split(r, a, " "); split(x, b, " "); split(p, d, " "); split(c, f, " "); lo = a[1]; hi = a[1]
+    for (i = 1; i <= n; i++) {
+      s += a[i]; e += b[i]; q += d[i]; k += a[i] / f[i]
+      if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i]
+    }
+    printf "%.1f %.1f %.0f %.3f %.3f\n", s / n, hi - lo, e / n, q / n, k / n }'
 }
 echo
 printf '%-44s %10s %8s %8s %9s %8s\n' "" "2xx/s" "spread" "x FULL" "refused" "p50 ms"
-for mode in FULL NORMAL; do
-  awk -v n="sqlite-ceiling -sync $mode" -v r="$(ceiling "$mode")" -v f="$FULL" \
-    'BEGIN { printf "%-44s %10.0f %8s %8.2f\n", n, r, "", r / f }'
-done
+awk -v n="sqlite-ceiling -sync FULL (per round)" -v r="$FULL" -v d="$FULL_SPREAD" \
+  'BEGIN { printf "%-44s %10.0f %8.0f %8.2f\n", n, r, d, 1 }'
+awk -v n="sqlite-ceiling -sync NORMAL" -v r="$(rate_of "$DIR/ceiling-NORMAL.txt")" -v f="$FULL" \
+  'BEGIN { printf "%-44s %10.0f %8s %8.2f\n", n, r, "", r / f }'
 row() { # NAME RUN OP
-  local rate spread ref p50
-  read -r rate spread ref p50 <<<"$(stats "$2" "$3")"
-  awk -v n="$1" -v r="$rate" -v d="$spread" -v x="$ref" -v p="$p50" -v f="$FULL" \
-    'BEGIN { printf "%-44s %10.0f %8.0f %8.2f %8s%% %8.2f\n", n, r, d, r / f, x, p }'
+  local rate spread ref p50 ratio
+  read -r rate spread ref p50 ratio <<<"$(stats "$2" "$3")"
+  awk -v n="$1" -v r="$rate" -v d="$spread" -v x="$ref" -v p="$p50" -v k="$ratio" \
+    'BEGIN { printf "%-44s %10.0f %8.0f %8.2f %8s%% %8.2f\n", n, r, d, k, x, p }'
 }
 for op in receive issue move; do
   for r in "${RUNS[@]}"; do row "$op $r $(rev "$r")" "$r" "$op"; done
@@ -240,8 +260,8 @@ compare() { # OTHER: head against another run, operation by operation
   echo
   local op b bd h hd bp hp
   for op in receive issue move lone_receive; do
-    read -r b bd _ bp <<<"$(stats "$1" "$op")"
-    read -r h hd _ hp <<<"$(stats head "$op")"
+    read -r b bd _ bp _ <<<"$(stats "$1" "$op")"
+    read -r h hd _ hp _ <<<"$(stats head "$op")"
     awk -v op="${op/_/ }" -v o="$1" -v b="$b" -v bd="$bd" -v h="$h" -v hd="$hd" -v bp="$bp" -v hp="$hp" \
       'BEGIN { printf "%-14s head/%s: %5.2f x 2xx/s (spread over rounds: %s %.0f%%, head %.0f%%), p50 %.2f ms -> %.2f ms\n",
         op, o, h / b, o, 100 * bd / b, 100 * hd / h, bp, hp }'
