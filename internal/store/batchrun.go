@@ -38,6 +38,9 @@ func (db *DB) runBatch(lane int, ms []*member) {
 			mt := &Tx{ctx: m.ctx, pg: t.pg, lite: t.lite, begun: t.begun, shard: t.shard, queue: slices.Clone(lead)}
 			err := mt.member(i, m, t.ctx, &db.batch.stats.deadlocks)
 			t.begun = mt.begun
+			if err == nil && m.err == nil && !m.again {
+				t.addCounts(mt.counts) // a failed member's are rolled back with it
+			}
 			if mt.sends > 0 {
 				lead = nil
 			}

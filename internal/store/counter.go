@@ -47,12 +47,27 @@ func (c countChanges) lot(wid int64, by int64, all, inStock bool) {
 	}
 }
 
-// addCounts queues the changes to kept counts, in one statement whose rows
+// addCounts records changes to kept counts, written at the transaction's
+// commit (queueCounts): however many changes it makes, and however many
+// members a batch has (each member's counts join its batch's once it
+// succeeds), a transaction writes each counter row once.
+func (t *Tx) addCounts(c countChanges) {
+	if t.counts == nil {
+		t.counts = countChanges{}
+	}
+	for name, by := range c {
+		t.counts[name] += by
+	}
+}
+
+// queueCounts queues the changes to kept counts, in one statement whose rows
 // are locked in name order (the counters are shared by every transaction,
 // so they are best changed last, and held until the commit only). Each
 // change lands on the shard of its transaction's lane (Tx.shard), so that
 // transactions of different lanes never wait for one another's row.
-func (t *Tx) addCounts(c countChanges) {
+func (t *Tx) queueCounts() {
+	c := t.counts
+	t.counts = nil
 	names := make([]string, 0, len(c))
 	for name, by := range c {
 		if by != 0 {

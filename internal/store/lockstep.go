@@ -119,6 +119,7 @@ func (t *Tx) lockstep(ms []*member, lead []stmt, stats *writeCounts) (rest []*me
 				if s.err == nil {
 					t.queue = append(t.queue, s.tx.queue...)
 					t.checks = append(t.checks, s.tx.checks...) // judged before the commit
+					t.addCounts(s.tx.counts)
 				}
 			}
 			t.exec("RELEASE SAVEPOINT lockstep")

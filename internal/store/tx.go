@@ -39,6 +39,9 @@ type Tx struct {
 	// step is set when the transaction is a member of a lockstep, whose
 	// coordinator sends its statements (lockstep.go).
 	step *stepper
+	// counts are the changes to kept counts so far, written at the commit
+	// (counter.go).
+	counts countChanges
 }
 
 // stmt is one queued statement.
@@ -239,6 +242,7 @@ func (t *Tx) runSQLite(s stmt) error {
 // PostgreSQL. Pending checks are judged first, so a transaction whose
 // idempotency key turns out to be answered already commits nothing.
 func (t *Tx) commit() error {
+	t.queueCounts()
 	if len(t.checks) > 0 {
 		if err := t.flush(); err != nil {
 			return err
