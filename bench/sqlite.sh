@@ -3,10 +3,10 @@
 # 10,000) and LOTS lots (default 100,000) over WAREHOUSES warehouses (default
 # 5) into a fresh SQLite file, starts the server on a copy of it, and measures
 # with wrk at 16 connections receive, issue and move: transactions per second
-# and median latency; then the median latency of a lone receive (one
-# connection, one request at a time: what a client sees at low load). In the
-# same run it measures the bare driver's ceiling for a small durable write
-# transaction, ../shared/tools/sqlite-ceiling at 16 goroutines with
+# and median latency; then, in each round, the median latency of a lone
+# receive (one connection, one request at a time: what a client sees at
+# low load). In the same run it measures the bare driver's ceiling for a
+# small durable write transaction, ../shared/tools/sqlite-ceiling at 16 goroutines with
 # -sync FULL and -sync NORMAL, and prints every rate beside its ratio to the
 # FULL ceiling. The FULL ceiling is measured at the start of every round,
 # and each rate's ratio is the mean of its rounds' ratios to their own
@@ -194,10 +194,13 @@ for round in $(seq 1 "$ROUNDS"); do
       fi
     done
   done
-done
-for r in "${RUNS[@]}"; do
-  OUT=$DIR/$r TOKEN=${TOKENS[$r]} measure_at 1 "lone receive $r" -s bench/stock.lua \
-    "http://127.0.0.1:${PORTS[$r]}/" -- "${TOKENS[$r]}" receive "$ITEMS" "$WAREHOUSES"
+  # A lone receive in each round too, in the round's order: measured once,
+  # after the others, the second build read 50-60 µs slower whichever it
+  # was.
+  for r in "${order[@]}"; do
+    OUT=$DIR/$r TOKEN=${TOKENS[$r]} measure_at 1 "lone_receive $r r$round" -s bench/stock.lua \
+      "http://127.0.0.1:${PORTS[$r]}/" -- "${TOKENS[$r]}" receive "$ITEMS" "$WAREHOUSES"
+  done
 done
 for r in "${RUNS[@]}"; do
   kill "${PIDS[$r]}"
@@ -214,24 +217,19 @@ ceilings() { for round in $(seq 1 "$ROUNDS"); do rate_of "$DIR/ceiling-FULL-r$ro
 FULL=$(ceilings | awk '{ s += $1 } END { printf "%.1f\n", s / NR }')
 FULL_SPREAD=$(ceilings | awk 'NR == 1 || $1 < lo { lo = $1 } NR == 1 || $1 > hi { hi = $1 } END { printf "%.0f\n", hi - lo }')
 
-# logs RUN OP: RUN's wrk logs of OP, one per round (the lone receive: one).
+# logs RUN OP: RUN's wrk logs of OP, one per round.
 logs() {
-  if [ "$2" = lone_receive ]; then
-    echo "$DIR/$1/wrk-lone_receive_$1.txt"
-    return
-  fi
   for round in $(seq 1 "$ROUNDS"); do echo "$DIR/$1/wrk-${2}_$1_r$round.txt"; done
 }
 # stats RUN OP: over OP's rounds, the mean 2xx/s, its spread (highest less
 # lowest), the mean share refused (percent), the mean median latency (ms)
-# and the mean of each round's ratio to that round's FULL ceiling (the
-# lone receive, measured once, against the mean ceiling).
+# and the mean of each round's ratio to that round's FULL ceiling.
 stats() {
   local l rates="" refs="" p50s="" ceils
   for l in $(logs "$1" "$2"); do
     rates="$rates $(ok_rate "$l")" refs="$refs $(refused "$l")" p50s="$p50s $(wrk_ms "$l" 50%)"
   done
-  if [ "$2" = lone_receive ]; then ceils=$FULL; else ceils=$(ceilings | tr '\n' ' '); fi
+  ceils=$(ceilings | tr '\n' ' ')
   awk -v r="$rates" -v x="$refs" -v p="$p50s" -v c="$ceils" 'BEGIN {
     n = split(r, a, " "); split(x, b, " "); split(p, d, " "); split(c, f, " "); lo = a[1]; hi = a[1]
     for (i = 1; i <= n; i++) {
