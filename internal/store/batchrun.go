@@ -39,7 +39,7 @@ func (db *DB) runBatch(lane int, ms []*member) {
 			err := mt.member(i, m, t.ctx, &db.batch.stats.deadlocks)
 			t.begun = mt.begun
 			if err == nil && m.err == nil && !m.again {
-				t.addCounts(mt.counts) // a failed member's are rolled back with it
+				t.adopt(mt) // a failed member's counts are rolled back with it
 			}
 			if mt.sends > 0 {
 				lead = nil

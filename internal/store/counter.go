@@ -52,6 +52,9 @@ func (c countChanges) lot(wid int64, by int64, all, inStock bool) {
 // members a batch has (each member's counts join its batch's once it
 // succeeds), a transaction writes each counter row once.
 func (t *Tx) addCounts(c countChanges) {
+	if len(c) == 0 {
+		return
+	}
 	if t.counts == nil {
 		t.counts = countChanges{}
 	}
@@ -67,6 +70,9 @@ func (t *Tx) addCounts(c countChanges) {
 // transactions of different lanes never wait for one another's row.
 func (t *Tx) queueCounts() {
 	c := t.counts
+	if len(c) == 0 {
+		return
+	}
 	t.counts = nil
 	names := make([]string, 0, len(c))
 	for name, by := range c {

@@ -26,11 +26,10 @@ import (
 // interleaving of their statements; and every order is a valid one, for
 // all the members of a batch were in flight at once. A lockstep runs them
 // so: each member's fn runs on a goroutine of its own, with a Tx whose
-// flush hands the
-// member's queued statements to the coordinator and waits; once every
-// member still running is waiting, the coordinator sends all their
-// statements, member after member, as one pipeline, hands each its
-// results, and lets them go on. A batch of receipts is then two round
+// flush hands the member's queued statements to the coordinator and
+// waits; once every member still running is waiting, the coordinator
+// sends all their statements, member after member, as one pipeline, hands
+// each its results, and lets them go on. A batch of receipts is then two round
 // trips however many they are, with no savepoints.
 //
 // Members are isolated without a savepoint each, as follows. Their keys
@@ -117,9 +116,7 @@ func (t *Tx) lockstep(ms []*member, lead []stmt, stats *writeCounts) (rest []*me
 			for _, s := range steps {
 				s.m.reply, s.m.err = s.reply, s.err
 				if s.err == nil {
-					t.queue = append(t.queue, s.tx.queue...)
-					t.checks = append(t.checks, s.tx.checks...) // judged before the commit
-					t.addCounts(s.tx.counts)
+					t.adopt(s.tx)
 				}
 			}
 			t.exec("RELEASE SAVEPOINT lockstep")

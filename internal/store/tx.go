@@ -146,6 +146,16 @@ func (t *Tx) flushPostgres(commitTag *pgconn.CommandTag) error {
 	return t.pg.SendBatch(t.ctx, b).Close()
 }
 
+// adopt takes on what a batch member that succeeded, m, leaves to its
+// batch's transaction t: its statements still queued and their checks
+// (judged before the commit), and its changes to kept counts, written with
+// the batch's at the commit.
+func (t *Tx) adopt(m *Tx) {
+	t.queue = append(t.queue, m.queue...)
+	t.checks = append(t.checks, m.checks...)
+	t.addCounts(m.counts)
+}
+
 // pipeline starts a pipeline of t's statements: opened by BEGIN the first
 // time, and counted in t.sends.
 func (t *Tx) pipeline() *pgx.Batch {
