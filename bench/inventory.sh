@@ -179,6 +179,22 @@ if [ -n "$BASE" ]; then
   # The two databases share PostgreSQL's buffer cache, so whichever runs
   # second finds its pages evicted by the first: the order alternates from
   # round to round, so neither build always pays for it.
+  # both ROUND FN [ARGS...]: FN ARGS "RUN rROUND" OWNERS on each build's
+  # server (its OUT, PORT and TOKEN), base first in odd rounds, head first
+  # in even ones.
+  both() {
+    local round=$1 r runs=(base head)
+    shift
+    [ $((round % 2)) = 1 ] || runs=(head base)
+    for r in "${runs[@]}"; do
+      if [ "$r" = base ]; then
+        OUT=$BASEOUT PORT=$BASEPORT TOKEN=$BASETOKEN "$@" "base r$round" "$BASE_OWNERS"
+      else
+        OUT=$HEADOUT PORT=$HEADPORT TOKEN=$HEADTOKEN "$@" "head r$round" "$OWNER_LIST"
+      fi
+    done
+  }
+  stock_as() { stock "$1" "$1 $2" "$3"; } # OP RUN-ROUND OWNERS
   pgbench_init
   ROUND_SECONDS=${DURATION:-10s}
   ROUND_SECONDS=${ROUND_SECONDS%s}
@@ -190,24 +206,12 @@ if [ -n "$BASE" ]; then
     pgbench_run "$ROUND_SECONDS" "$HEADOUT/pgbench-r$round.txt"
     printf '%-28s %10s tps\n' "pgbench r$round" "$(awk '/^tps/ {print $3; exit}' "$HEADOUT/pgbench-r$round.txt")"
     for op in receive issue move; do
-      if [ $((round % 2)) = 1 ]; then
-        OUT=$BASEOUT PORT=$BASEPORT TOKEN=$BASETOKEN stock "$op" "$op base r$round" "$BASE_OWNERS"
-        OUT=$HEADOUT PORT=$HEADPORT TOKEN=$HEADTOKEN stock "$op" "$op head r$round" "$OWNER_LIST"
-      else
-        OUT=$HEADOUT PORT=$HEADPORT TOKEN=$HEADTOKEN stock "$op" "$op head r$round" "$OWNER_LIST"
-        OUT=$BASEOUT PORT=$BASEPORT TOKEN=$BASETOKEN stock "$op" "$op base r$round" "$BASE_OWNERS"
-      fi
+      both "$round" stock_as "$op"
     done
     # A lone receive of each in every round, in the round's order:
     # measured once, base then head, the second read slower whichever
     # build it was.
-    if [ $((round % 2)) = 1 ]; then
-      OUT=$BASEOUT PORT=$BASEPORT TOKEN=$BASETOKEN lone "base r$round" "$BASE_OWNERS"
-      OUT=$HEADOUT PORT=$HEADPORT TOKEN=$HEADTOKEN lone "head r$round" "$OWNER_LIST"
-    else
-      OUT=$HEADOUT PORT=$HEADPORT TOKEN=$HEADTOKEN lone "head r$round" "$OWNER_LIST"
-      OUT=$BASEOUT PORT=$BASEPORT TOKEN=$BASETOKEN lone "base r$round" "$BASE_OWNERS"
-    fi
+    both "$round" lone
   done
   OUT=$BASEOUT PORT=$BASEPORT TOKEN=$BASETOKEN levels base "$BASE_OWNERS"
   OUT=$HEADOUT PORT=$HEADPORT TOKEN=$HEADTOKEN levels head owners
