@@ -161,6 +161,8 @@ write_counts() {
 paged() { [ -n "$PAGES" ] && [ "$1" = head ] && [ "$2" = "$ROUNDS" ]; }
 # ceiling_run MODE FILE: the driver's ceiling at 16 goroutines, into FILE.
 (cd "$CEILING" && go build -o "$DIR/sqlite-ceiling" .)
+# rate_of FILE: the tx/s of a ceiling run.
+rate_of() { sed -n 's/.* = \([0-9.]*\) tx\/s.*/\1/p' "$1"; }
 ceiling_run() {
   "$DIR/sqlite-ceiling" -db "$DIR/ceiling.db" -sync "$1" -conns 1 -g 16 -d "$DURATION" >"$2"
   rm -f "$DIR/ceiling.db" "$DIR/ceiling.db-wal" "$DIR/ceiling.db-shm"
@@ -169,7 +171,7 @@ REVERSED=()
 for ((i = ${#RUNS[@]} - 1; i >= 0; i--)); do REVERSED+=("${RUNS[$i]}"); done
 for round in $(seq 1 "$ROUNDS"); do
   ceiling_run FULL "$DIR/ceiling-FULL-r$round.txt"
-  printf '%-28s %10s tx/s\n' "sqlite-ceiling FULL r$round" "$(sed -n 's/.* = \([0-9.]*\) tx\/s.*/\1/p' "$DIR/ceiling-FULL-r$round.txt")"
+  printf '%-28s %10s tx/s\n' "sqlite-ceiling FULL r$round" "$(rate_of "$DIR/ceiling-FULL-r$round.txt")"
   order=("${RUNS[@]}")
   [ $((round % 2)) = 1 ] || order=("${REVERSED[@]}")
   for op in receive issue move; do
@@ -211,7 +213,6 @@ ceiling_run NORMAL "$DIR/ceiling-NORMAL.txt"
 echo
 echo "sqlite-ceiling, 16 goroutines, $DURATION (the driver's own ceiling for a small write transaction):"
 cat "$DIR"/ceiling-FULL-r*.txt "$DIR/ceiling-NORMAL.txt"
-rate_of() { sed -n 's/.* = \([0-9.]*\) tx\/s.*/\1/p' "$1"; }
 # ceilings: the FULL ceiling of each round, in order.
 ceilings() { for round in $(seq 1 "$ROUNDS"); do rate_of "$DIR/ceiling-FULL-r$round.txt"; done; }
 FULL=$(ceilings | awk '{ s += $1 } END { printf "%.1f\n", s / NR }')
