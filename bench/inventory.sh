@@ -44,43 +44,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 
-ITEMS=${ITEMS:-10000}
-LOTS=${LOTS:-1000000}
-WAREHOUSES=${WAREHOUSES:-5}
-OWNERS=${OWNERS:-3}
+pg_data
 BASE=${BASE:-}
 ROUNDS=${ROUNDS:-3}
-OWNER_LIST=$(seq -s, 1 "$OWNERS")
 need_wrk
 build
-
-# add_customers DSN: customers 1..OWNERS, inserted as POST /Customer would
-# store them (the load runs before any server), and the id sequence moved
-# past them.
-add_customers() {
-  psql "${1%%\?*}" -q -v ON_ERROR_STOP=1 -v n="$OWNERS" >/dev/null <<'SQL'
-INSERT INTO parties (id, kind, short_id, short_id_key, name, address1, address2, city, state, zip, country,
-    phone, fax, email, contact, active, created, modified)
-SELECT g, 'customer', 'BENCH-' || g, 'bench-' || g, 'Bench customer ' || g, '', '', '', '', '', '', '', '', '', '',
-    TRUE, CAST(EXTRACT(EPOCH FROM now()) * 1000000 AS BIGINT), CAST(EXTRACT(EPOCH FROM now()) * 1000000 AS BIGINT)
-FROM generate_series(1, :n) g;
-SELECT setval(pg_get_serial_sequence('parties', 'id'), :n);
-SQL
-}
-
-# settle DSN: vacuumed and checkpointed, so that what is measured is the
-# steady state, not the load's write-back.
-settle() { psql "${1%%\?*}" -qc "VACUUM ANALYZE" -c "CHECKPOINT" >/dev/null; }
-
-# load DSN: a fresh load of the demo data by this tree's binary.
-load() {
-  "$OUT/stockroom" migrate --db "$1" >/dev/null
-  add_customers "$1"
-  echo "loading $ITEMS items and $LOTS lots over $WAREHOUSES warehouses and owners $OWNER_LIST"
-  time "$OUT/stockroom" demo --items "$ITEMS" --lots "$LOTS" --warehouses "$WAREHOUSES" --owners "$OWNER_LIST" \
-    --db "$1" 2>&1 | tail -1
-  settle "$1"
-}
 
 # schema_version REV: the newest migration of git revision REV.
 schema_version() {
@@ -105,10 +73,6 @@ downgrade() {
   settle "$1"
 }
 
-stock() { # OP NAME [OWNERS]: wrk on one stock operation of the server at $PORT
-  measure "$2" -s bench/stock.lua "http://127.0.0.1:$PORT/" -- "$TOKEN" "$1" "$ITEMS" "$WAREHOUSES" "${3:-}"
-}
-
 # lone NAME-SUFFIX [OWNERS]: the median of a lone receive (one connection,
 # one request at a time): what a client sees at low load, where group
 # commit must add nothing.
@@ -124,16 +88,6 @@ levels() {
   [ -z "${2:-}" ] || measure_at 1 "StockLevels?owner=2 p1 $1" "$url?owner=2"
 }
 
-# pgbench_init: a fresh pgbench database at scale 10, PGB.
-pgbench_init() {
-  PGB=$(fresh_db stockroom_bench_pgbench)
-  pgbench -q -i -s 10 "${PGB%%\?*}" >/dev/null 2>&1
-}
-# pgbench_run SECONDS FILE: pgbench tpcb-like at 16 clients on PGB; its tps
-# line into FILE.
-pgbench_run() {
-  pgbench -c 16 -j 2 -T "$1" "${PGB%%\?*}" 2>/dev/null | grep -E '^tps' >"$2"
-}
 pgbench_tps() {
   echo
   echo "pgbench tpcb-like, 16 clients, 20 s, scale 10 (the database's ceiling for a small write transaction):"

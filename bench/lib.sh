@@ -96,3 +96,57 @@ ok_rate() { # LOG: 2xx answers per second in a wrk log
 refused() { # LOG: the share of answers that were not 2xx, in percent
   awk '/requests in/ { n = $1 } /Non-2xx/ { e = $NF } END { printf "%.0f\n", 100 * e / n }' "$1"
 }
+
+# pg_data: the PostgreSQL benchmarks' data (inventory.sh, pgbound.sh), from
+# the environment or by default: ITEMS items (10,000), LOTS lots (1,000,000)
+# over WAREHOUSES warehouses (5), for customers 1..OWNERS (3), OWNER_LIST.
+pg_data() {
+  ITEMS=${ITEMS:-10000}
+  LOTS=${LOTS:-1000000}
+  WAREHOUSES=${WAREHOUSES:-5}
+  OWNERS=${OWNERS:-3}
+  OWNER_LIST=$(seq -s, 1 "$OWNERS")
+}
+
+# add_customers DSN: customers 1..OWNERS, inserted as POST /Customer would
+# store them (the load runs before any server), and the id sequence moved
+# past them.
+add_customers() {
+  psql "${1%%\?*}" -q -v ON_ERROR_STOP=1 -v n="$OWNERS" >/dev/null <<'SQL'
+INSERT INTO parties (id, kind, short_id, short_id_key, name, address1, address2, city, state, zip, country,
+    phone, fax, email, contact, active, created, modified)
+SELECT g, 'customer', 'BENCH-' || g, 'bench-' || g, 'Bench customer ' || g, '', '', '', '', '', '', '', '', '', '',
+    TRUE, CAST(EXTRACT(EPOCH FROM now()) * 1000000 AS BIGINT), CAST(EXTRACT(EPOCH FROM now()) * 1000000 AS BIGINT)
+FROM generate_series(1, :n) g;
+SELECT setval(pg_get_serial_sequence('parties', 'id'), :n);
+SQL
+}
+
+# settle DSN: vacuumed and checkpointed, so that what is measured is the
+# steady state, not the load's write-back.
+settle() { psql "${1%%\?*}" -qc "VACUUM ANALYZE" -c "CHECKPOINT" >/dev/null; }
+
+# load DSN: a fresh load of the demo data by this tree's binary.
+load() {
+  "$OUT/stockroom" migrate --db "$1" >/dev/null
+  add_customers "$1"
+  echo "loading $ITEMS items and $LOTS lots over $WAREHOUSES warehouses and owners $OWNER_LIST"
+  time "$OUT/stockroom" demo --items "$ITEMS" --lots "$LOTS" --warehouses "$WAREHOUSES" --owners "$OWNER_LIST" \
+    --db "$1" 2>&1 | tail -1
+  settle "$1"
+}
+
+stock() { # OP NAME [OWNERS]: wrk on one stock operation of the server at $PORT
+  measure "$2" -s bench/stock.lua "http://127.0.0.1:$PORT/" -- "$TOKEN" "$1" "$ITEMS" "$WAREHOUSES" "${3:-}"
+}
+
+# pgbench_init: a fresh pgbench database at scale 10, PGB.
+pgbench_init() {
+  PGB=$(fresh_db stockroom_bench_pgbench)
+  pgbench -q -i -s 10 "${PGB%%\?*}" >/dev/null 2>&1
+}
+# pgbench_run SECONDS FILE: pgbench tpcb-like at 16 clients on PGB; its tps
+# line into FILE.
+pgbench_run() {
+  pgbench -c 16 -j 2 -T "$1" "${PGB%%\?*}" 2>/dev/null | grep -E '^tps' >"$2"
+}
