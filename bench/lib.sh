@@ -97,7 +97,7 @@ refused() { # LOG: the share of answers that were not 2xx, in percent
   awk '/requests in/ { n = $1 } /Non-2xx/ { e = $NF } END { printf "%.0f\n", 100 * e / n }' "$1"
 }
 
-# pg_data: the PostgreSQL benchmarks' data (inventory.sh, pgbound.sh), from
+# pg_data: the PostgreSQL benchmarks' data (inventory.sh, pgdirect.sh), from
 # the environment or by default: ITEMS items (10,000), LOTS lots (1,000,000)
 # over WAREHOUSES warehouses (5), for customers 1..OWNERS (3), OWNER_LIST.
 pg_data() {

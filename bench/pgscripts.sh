@@ -1,4 +1,4 @@
-# The pgbench scripts of bench/pgbound.sh: for a receive, an issue and a
+# The pgbench scripts of bench/pgdirect.sh: for a receive, an issue and a
 # move, the statements the server sends to PostgreSQL for one request, as
 # pg_stat_statements recorded them on 2026-11-27 (store/receive.go
 # receiveLot, store/withdraw.go, store/levels.go growLevels and changeLevel,
