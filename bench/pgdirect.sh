@@ -28,7 +28,8 @@
 # as bench/inventory.sh does; REUSE=1 measures again on the last run's
 # load. ROUNDS rounds (default 3); DURATION each run (default 10s, and
 # pgbench at least 10 s: it reads low in its first seconds). Within a
-# round, server and direct alternate which goes first.
+# round, server and direct alternate which goes first. Leave KEYS unset:
+# the scripts claim no idempotency key.
 #
 #   bash bench/pgdirect.sh                        # from the repository root
 #   ITEMS=1000 LOTS=30000 DURATION=5s ROUNDS=1 bash bench/pgdirect.sh
