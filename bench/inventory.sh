@@ -94,7 +94,7 @@ pgbench_tps() {
   [ -n "${PGB:-}" ] || pgbench_init
   pgbench_run 20 "$OUT/pgbench.txt"
   cat "$OUT/pgbench.txt"
-  PGTPS=$(awk '/^tps/ {print $3; exit}' "$OUT/pgbench.txt")
+  PGTPS=$(tps_of "$OUT/pgbench.txt")
 }
 
 
@@ -108,10 +108,7 @@ if [ -n "$BASE" ]; then
   build_rev "$BASE_REV" "$BASEOUT/stockroom"
   DSN=$(fresh_db stockroom_bench_inventory)
   load "$DSN"
-  PGOPTIONS=--client-min-messages=warning psql "$PGBASE/postgres" -q \
-    -c "DROP DATABASE IF EXISTS stockroom_bench_inventory_base" \
-    -c "CREATE DATABASE stockroom_bench_inventory_base TEMPLATE stockroom_bench_inventory" >/dev/null
-  BASEDSN="$PGBASE/stockroom_bench_inventory_base?sslmode=disable"
+  BASEDSN=$(fresh_db stockroom_bench_inventory_base stockroom_bench_inventory)
   downgrade "$BASEDSN" "$BASE_REV"
   # The downgrade rebuilt some of the base copy's indexes (lots_draw)
   # compactly, while the head's grew through the load: rebuild both
@@ -150,15 +147,10 @@ if [ -n "$BASE" ]; then
   }
   stock_as() { stock "$1" "$1 $2" "$3"; } # OP RUN-ROUND OWNERS
   pgbench_init
-  ROUND_SECONDS=${DURATION:-10s}
-  ROUND_SECONDS=${ROUND_SECONDS%s}
-  [[ "$ROUND_SECONDS" =~ ^[0-9]+$ ]] || ROUND_SECONDS=10 # pgbench -T takes seconds
-  # pgbench reads low in its first seconds (3 s: 2,244-2,536 tps where
-  # 20 s read 2,742): at least 10 s, so the ratios are not flattered.
-  [ "$ROUND_SECONDS" -ge 10 ] || ROUND_SECONDS=10
+  ROUND_SECONDS=$(pgbench_seconds)
   for round in $(seq 1 "$ROUNDS"); do
     pgbench_run "$ROUND_SECONDS" "$HEADOUT/pgbench-r$round.txt"
-    printf '%-28s %10s tps\n' "pgbench r$round" "$(awk '/^tps/ {print $3; exit}' "$HEADOUT/pgbench-r$round.txt")"
+    printf '%-28s %10s tps\n' "pgbench r$round" "$(tps_of "$HEADOUT/pgbench-r$round.txt")"
     for op in receive issue move; do
       both "$round" stock_as "$op"
     done
@@ -171,7 +163,7 @@ if [ -n "$BASE" ]; then
   OUT=$HEADOUT PORT=$HEADPORT TOKEN=$HEADTOKEN levels head owners
   kill "$BASEPID" "$HEADPID"; wait "$BASEPID" "$HEADPID" 2>/dev/null || true
   OUT=$HEADOUT pgbench_tps
-  tpss=$(for round in $(seq 1 "$ROUNDS"); do awk '/^tps/ {print $3; exit}' "$HEADOUT/pgbench-r$round.txt"; done | tr '\n' ' ')
+  tpss=$(for round in $(seq 1 "$ROUNDS"); do tps_of "$HEADOUT/pgbench-r$round.txt"; done | tr '\n' ' ')
   echo "pgbench at the start of each round: $tpss"
   echo
   for op in receive issue move; do

@@ -9,9 +9,11 @@ need_wrk() {
   command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 }
 
-# fresh_db NAME: drop and create a database, print its DSN.
+# fresh_db NAME [TEMPLATE]: drop and create a database (a copy of the
+# database TEMPLATE when given), print its DSN.
 fresh_db() {
-  PGOPTIONS=--client-min-messages=warning psql "$PGBASE/postgres" -qc "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" >/dev/null
+  PGOPTIONS=--client-min-messages=warning psql "$PGBASE/postgres" -qc "DROP DATABASE IF EXISTS $1" \
+    -c "CREATE DATABASE $1${2:+ TEMPLATE $2}" >/dev/null
   echo "$PGBASE/$1?sslmode=disable"
 }
 
@@ -149,4 +151,15 @@ pgbench_init() {
 # line into FILE.
 pgbench_run() {
   pgbench -c 16 -j 2 -T "$1" "${PGB%%\?*}" 2>/dev/null | grep -E '^tps' >"$2"
+}
+# tps_of FILE: the tps of a pgbench run's tps line.
+tps_of() { awk '/^tps/ {print $3; exit}' "$1"; }
+# pgbench_seconds: DURATION in whole seconds for pgbench -T, at least 10:
+# pgbench reads low in its first seconds (3 s: 2,244-2,536 tps where 20 s
+# read 2,742), and a short reference would flatter the ratios to it.
+pgbench_seconds() {
+  local s=${DURATION:-10s}
+  s=${s%s}
+  [[ "$s" =~ ^[0-9]+$ ]] && [ "$s" -ge 10 ] || s=10
+  echo "$s"
 }

@@ -52,30 +52,21 @@ else
   LOADED=$(fresh_db stockroom_bench_direct)
   load "$LOADED"
 fi
-# copy NAME: a copy of the loaded database, its DSN.
-copy() {
-  PGOPTIONS=--client-min-messages=warning psql "$PGBASE/postgres" -q \
-    -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1 TEMPLATE stockroom_bench_direct" >/dev/null
-  settle "$PGBASE/$1"
-  echo "$PGBASE/$1?sslmode=disable"
-}
-SERVERDSN=$(copy stockroom_bench_direct_server)
-SQLDSN=$(copy stockroom_bench_direct_sql)
+SERVERDSN=$(fresh_db stockroom_bench_direct_server stockroom_bench_direct)
+SQLDSN=$(fresh_db stockroom_bench_direct_sql stockroom_bench_direct)
+settle "$SERVERDSN"
+settle "$SQLDSN"
 pgbench_init
 start_server "$SERVERDSN"
 
-SECONDS_EACH=${DURATION:-10s}
-SECONDS_EACH=${SECONDS_EACH%s}
-[[ "$SECONDS_EACH" =~ ^[0-9]+$ ]] || SECONDS_EACH=10
-[ "$SECONDS_EACH" -ge 10 ] || SECONDS_EACH=10
+SECONDS_EACH=$(pgbench_seconds)
 
-# direct OP ROUND: pgbench on OP's script at 16 clients; its tps line
-# into $OUT/db-OP-rROUND.txt.
+# direct OP ROUND: pgbench on OP's script at 16 clients; its output in
+# $OUT/db-OP-rROUND.log.
 direct() {
   pgbench -n -M prepared -c 16 -j 2 -T "$SECONDS_EACH" -D items="$ITEMS" -D whs="$WAREHOUSES" -D owners="$OWNERS" \
     -f "$OUT/$1.sql" "${SQLDSN%%\?*}" >"$OUT/db-$1-r$2.log" 2>&1 || { cat "$OUT/db-$1-r$2.log" >&2; exit 1; }
-  grep -E '^tps' "$OUT/db-$1-r$2.log" >"$OUT/db-$1-r$2.txt"
-  printf '%-28s %10s tps\n' "direct $1 r$2" "$(awk '/^tps/ {print $3; exit}' "$OUT/db-$1-r$2.txt")"
+  printf '%-28s %10s tps\n' "direct $1 r$2" "$(tps_of "$OUT/db-$1-r$2.log")"
 }
 # server OP ROUND: wrk on the server's OP at 16 connections.
 server() { stock "$1" "server $1 r$2" "$OWNER_LIST"; }
@@ -84,7 +75,7 @@ echo
 echo "items: $ITEMS, lots: $LOTS, warehouses: $WAREHOUSES, owners: $OWNER_LIST; 16 clients; wrk ${DURATION:-10s}, pgbench ${SECONDS_EACH}s each; $ROUNDS rounds"
 for round in $(seq 1 "$ROUNDS"); do
   pgbench_run "$SECONDS_EACH" "$OUT/tpcb-r$round.txt"
-  printf '%-28s %10s tps\n' "pgbench tpcb-like r$round" "$(awk '/^tps/ {print $3; exit}' "$OUT/tpcb-r$round.txt")"
+  printf '%-28s %10s tps\n' "pgbench tpcb-like r$round" "$(tps_of "$OUT/tpcb-r$round.txt")"
   for op in receive issue move; do
     if [ $((round % 2)) = 1 ]; then server "$op" "$round"; direct "$op" "$round"; else direct "$op" "$round"; server "$op" "$round"; fi
   done
@@ -96,7 +87,7 @@ echo "each the mean of its rounds' ratios (rates: mean over rounds):"
 printf '%-8s %9s %9s %9s   %15s %17s %17s\n' "" "server" "direct" "tpcb" "server/tpcb" "direct/tpcb" "server/direct"
 for op in receive issue move; do
   for round in $(seq 1 "$ROUNDS"); do
-    echo "$(ok_rate "$OUT/wrk-server_${op}_r$round.txt") $(awk '/^tps/ {print $3; exit}' "$OUT/db-$op-r$round.txt") $(awk '/^tps/ {print $3; exit}' "$OUT/tpcb-r$round.txt")"
+    echo "$(ok_rate "$OUT/wrk-server_${op}_r$round.txt") $(tps_of "$OUT/db-$op-r$round.log") $(tps_of "$OUT/tpcb-r$round.txt")"
   done | awk -v op="$op" '{ s += $1; d += $2; t += $3; st += $1 / $3; dt += $2 / $3; sd += $1 / $2 }
     END { printf "%-8s %9.0f %9.0f %9.0f   %15.2f %17.2f %17.2f\n", op, s / NR, d / NR, t / NR, st / NR, dt / NR, sd / NR }'
 done
