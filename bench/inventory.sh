@@ -35,6 +35,8 @@
 # the base's none. Each round ends with a lone receive of each (one
 # connection, one request at a time), whose medians are compared: group
 # commit (issue 15) must not make a request wait for company at low load.
+# Every server is warmed up first, unmeasured (lib.sh's warm_up: WARMUP
+# of each operation, default 5s; 0 skips it).
 #
 #   bash bench/inventory.sh             # from the repository root
 #   ITEMS=1000 LOTS=30000 WAREHOUSES=2 DURATION=3s bash bench/inventory.sh
@@ -146,6 +148,8 @@ if [ -n "$BASE" ]; then
     done
   }
   stock_as() { stock "$1" "$1 $2" "$3"; } # OP RUN-ROUND OWNERS
+  warm() { warm_up "$2"; } # RUN-ROUND OWNERS: both's call of warm_up
+  both 1 warm
   pgbench_init
   ROUND_SECONDS=$(pgbench_seconds)
   for round in $(seq 1 "$ROUNDS"); do
@@ -203,6 +207,7 @@ else
   load "$DSN"
 fi
 start_server "$DSN"
+warm_up "$OWNER_LIST"
 
 BASEURL="http://127.0.0.1:$PORT/api/v1"
 echo

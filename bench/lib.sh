@@ -142,6 +142,21 @@ stock() { # OP NAME [OWNERS]: wrk on one stock operation of the server at $PORT
   measure "$2" -s bench/stock.lua "http://127.0.0.1:$PORT/" -- "$TOKEN" "$1" "$ITEMS" "$WAREHOUSES" "${3:-}"
 }
 
+# warm_up [OWNERS]: receive, issue and move on the server at $PORT for WARMUP
+# each (default 5s; 0 skips it), not measured. A server just started knows
+# no item: it resolves each ShortID once (a read of the database) and keeps
+# it, and the database's cache holds none of the copy it serves. Measured
+# cold, the first operation of the first round read 1,065 2xx/s where the
+# same operation read 1,607 and 1,676 in the next two rounds (receive,
+# bench/pgdirect.sh, 2026-11-27): a steady rate is what the benches compare.
+warm_up() {
+  [ "${WARMUP:-5s}" != 0 ] || return 0
+  local op
+  for op in receive issue move; do
+    DURATION=${WARMUP:-5s} stock "$op" "warm-up $op" "${1:-}" >/dev/null
+  done
+}
+
 # pgbench_init: a fresh pgbench database at scale 10, PGB.
 pgbench_init() {
   PGB=$(fresh_db stockroom_bench_pgbench)

@@ -27,9 +27,10 @@
 # over WAREHOUSES warehouses (default 5) for OWNERS customers (default 3),
 # as bench/inventory.sh does; REUSE=1 measures again on the last run's
 # load. ROUNDS rounds (default 3); DURATION each run (default 10s, and
-# pgbench at least 10 s: it reads low in its first seconds). Within a
-# round, server and direct alternate which goes first. Leave KEYS unset:
-# the scripts claim no idempotency key.
+# pgbench at least 10 s: it reads low in its first seconds), after a
+# warm-up of each side (WARMUP each operation, default 5s, whole seconds; 0
+# skips it). Within a round, server and direct alternate which goes first.
+# Leave KEYS unset: the scripts claim no idempotency key.
 #
 #   bash bench/pgdirect.sh                        # from the repository root
 #   ITEMS=1000 LOTS=30000 DURATION=5s ROUNDS=1 bash bench/pgdirect.sh
@@ -70,6 +71,19 @@ direct() {
 }
 # server OP ROUND: wrk on the server's OP at 16 connections.
 server() { stock "$1" "server $1 r$2" "$OWNER_LIST"; }
+
+# Each side warmed up first (lib.sh's warm_up), unmeasured: the server with
+# its three operations, the plain client's copy with its three scripts, and
+# pgbench's database with tpcb-like.
+warm_up "$OWNER_LIST"
+WARM_SECONDS=${WARMUP:-5s}
+WARM_SECONDS=${WARM_SECONDS%s}
+if [ "$WARM_SECONDS" != 0 ]; then
+  for op in receive issue move; do
+    SECONDS_EACH=$WARM_SECONDS direct "$op" warm-up >/dev/null
+  done
+  pgbench_run "$WARM_SECONDS" "$OUT/tpcb-warm-up.txt"
+fi
 
 echo
 echo "items: $ITEMS, lots: $LOTS, warehouses: $WAREHOUSES, owners: $OWNER_LIST; 16 clients; wrk ${DURATION:-10s}, pgbench ${SECONDS_EACH}s each; $ROUNDS rounds"

@@ -53,6 +53,9 @@
 # between builds. Each rate is the mean over rounds, shown with its spread
 # (highest less lowest), against which a difference between runs is read.
 #
+# Each server is warmed up first, unmeasured (lib.sh's warm_up: WARMUP of
+# each operation, default 5s; 0 skips it).
+#
 # DURATION (default 10s) applies to every wrk run and to each ceiling run;
 # CEILING names the sqlite-ceiling directory. Output is left in
 # bench/out/sqlite/. The figures are only as quiet as the machine: on a shared
@@ -131,6 +134,9 @@ for r in "${RUNS[@]}"; do
   port=$((port + 1))
 done
 trap 'kill ${PIDS[*]} 2>/dev/null || true' EXIT
+for r in "${RUNS[@]}"; do # unmeasured: see lib.sh's warm_up
+  OUT=$DIR/$r PORT=${PORTS[$r]} TOKEN=${TOKENS[$r]} warm_up
+done
 
 echo
 echo "items: $ITEMS, lots: $LOTS, warehouses: $WAREHOUSES; $DURATION each (wrk), $ROUNDS rounds; runs: $(for r in "${RUNS[@]}"; do printf '%s=%s ' "$r" "$(rev "$r")"; done)"
