@@ -36,7 +36,7 @@
 # connection, one request at a time), whose medians are compared: group
 # commit (issue 15) must not make a request wait for company at low load.
 # Every server is warmed up first, unmeasured (lib.sh's warm_up: WARMUP
-# of each operation, default 5s; 0 skips it).
+# of each operation, default 10s; 0 skips it).
 #
 #   bash bench/inventory.sh             # from the repository root
 #   ITEMS=1000 LOTS=30000 WAREHOUSES=2 DURATION=3s bash bench/inventory.sh

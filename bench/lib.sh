@@ -4,6 +4,8 @@
 PGBASE=${PGBASE:-postgres://postgres@127.0.0.1:5432}
 PORT=${PORT:-18181}
 OUT=${OUT:-bench/out}
+# WARMUP: how long warm_up runs each operation (0: not at all).
+WARMUP=${WARMUP:-10s}
 
 need_wrk() {
   command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
@@ -142,18 +144,21 @@ stock() { # OP NAME [OWNERS]: wrk on one stock operation of the server at $PORT
   measure "$2" -s bench/stock.lua "http://127.0.0.1:$PORT/" -- "$TOKEN" "$1" "$ITEMS" "$WAREHOUSES" "${3:-}"
 }
 
-# warm_up [OWNERS]: receive, issue and move on the server at $PORT for WARMUP
-# each (default 5s; 0 skips it), not measured. A server just started knows
-# no item: it resolves each ShortID once (a read of the database) and keeps
-# it, and the database's cache holds none of the copy it serves. Measured
-# cold, the first operation of the first round read 1,065 2xx/s where the
-# same operation read 1,607 and 1,676 in the next two rounds (receive,
-# bench/pgdirect.sh, 2026-11-27): a steady rate is what the benches compare.
+# warm_up [OWNERS]: receive, issue and move on the server at $PORT for
+# WARMUP each, not measured. A server just started knows no item: it
+# resolves each ShortID once (a read of the database) and keeps it, and the
+# database's cache holds none of the copy it serves. Measured cold, the
+# first operation of the first round read 1,065 2xx/s where the same
+# operation read 1,607 and 1,676 in the next two rounds (receive,
+# bench/pgdirect.sh, 2026-11-27); warmed 5 s an operation, still 1,200
+# against 1,521 and 1,585, when its 17,000 or so requests would leave about
+# a sixth of the 10,000 items unseen. A steady rate is what the benches
+# compare.
 warm_up() {
-  [ "${WARMUP:-5s}" != 0 ] || return 0
+  [ "$WARMUP" != 0 ] || return 0
   local op
   for op in receive issue move; do
-    DURATION=${WARMUP:-5s} stock "$op" "warm-up $op" "${1:-}" >/dev/null
+    DURATION=$WARMUP stock "$op" "warm-up $op" "${1:-}" >/dev/null
   done
 }
 

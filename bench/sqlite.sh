@@ -54,7 +54,7 @@
 # (highest less lowest), against which a difference between runs is read.
 #
 # Each server is warmed up first, unmeasured (lib.sh's warm_up: WARMUP of
-# each operation, default 5s; 0 skips it).
+# each operation, default 10s; 0 skips it).
 #
 # DURATION (default 10s) applies to every wrk run and to each ceiling run;
 # CEILING names the sqlite-ceiling directory. Output is left in
