@@ -212,21 +212,29 @@ func (b *batcher) next(lane int) []*member {
 func keyID(k *stockroom.IdempotencyKey) string { return k.ClientID + "\x00" + k.Key }
 
 // writeLanes is how many transactions run at once: one on SQLite, which has
-// one writer; four on PostgreSQL, whose backends work in parallel and which
+// one writer; two on PostgreSQL, whose backends work in parallel and which
 // groups the log flushes of concurrent commits itself, so that under load
 // writes queue and form batches, which run their receipts, issues and moves
 // in a lockstep (lockstep.go): at 16 connections, against sixteen lanes
-// without it (under which nothing was batched), receive ran 1.29x, issue
-// 1.17x and move 1.34x (bench/inventory.sh, three rounds); three and six
-// lanes measured within the spread of four or below it. (Before the lockstep, when a batch ran its members one after
-// the other, a round trip each, sixteen lanes were the fastest: with eight,
-// a third of the requests were batched and receive and issue ran 4-5%
-// slower.)
+// without it (under which nothing was batched), four lanes ran receive
+// 1.29x, issue 1.17x and move 1.34x (bench/inventory.sh, three rounds), and
+// three and six lanes measured within the spread of four or below it. Two
+// lanes against four, the same build otherwise (BASE=HEAD ROUNDS=3
+// bench/inventory.sh, 2026-11-27, a day the machine's two cores were
+// shared): move 1.24x (1,234-1,279 against 933-1,146 2xx/s, every round of
+// two above every round of four), receive 1.07x and issue 1.07x (within the
+// spreads), a lone receive's median within the ±0.25 ms that the same
+// build read on the two copies in a run of its own. Both cores are busy
+// under load, the database's backends with most of it: fewer, larger
+// batches spend less of both on commits and round trips per request.
+// (Before the lockstep, when a batch ran its members one after the other,
+// a round trip each, sixteen lanes were the fastest: with eight, a third
+// of the requests were batched and receive and issue ran 4-5% slower.)
 func writeLanes(engine string) int {
 	if engine == SQLite {
 		return 1
 	}
-	return 4
+	return 2
 }
 
 // HoldWritesForTest takes every lane once it is free, so that the writes

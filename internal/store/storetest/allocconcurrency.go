@@ -9,7 +9,7 @@ import (
 	"github.com/stockroom/stockroom"
 )
 
-// allocWorkers is how many workers testNeverPromisedTwice runs: three times
+// allocWorkers is how many workers testNeverPromisedTwice runs: many times
 // PostgreSQL's write lanes (batch.go). Its workers often wait on the same
 // rows' locks, so fewer leave too few writes queued to be sure of a batch
 // (checkBatched) on PostgreSQL.

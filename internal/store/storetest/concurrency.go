@@ -341,7 +341,7 @@ func checkMix(t *testing.T, outcomes []outcome) {
 	}
 }
 
-// mixWorkers is how many workers the concurrency tests run: twice
+// mixWorkers is how many workers the concurrency tests run: many times
 // PostgreSQL's write lanes (batch.go), so that writes queue there too and
 // the tests run the batched path on both engines (checkBatched).
 const mixWorkers = 32
