@@ -174,12 +174,14 @@ pgbench_run() {
 }
 # tps_of FILE: the tps of a pgbench run's tps line.
 tps_of() { awk '/^tps/ {print $3; exit}' "$1"; }
-# pgbench_seconds: DURATION in whole seconds for pgbench -T, at least 10:
-# pgbench reads low in its first seconds (3 s: 2,244-2,536 tps where 20 s
-# read 2,742), and a short reference would flatter the ratios to it.
-pgbench_seconds() {
-  local s=${DURATION:-10s}
-  s=${s%s}
-  [[ "$s" =~ ^[0-9]+$ ]] && [ "$s" -ge 10 ] || s=10
+# whole_seconds D MIN: a duration as wrk takes it ("10s"), in whole seconds
+# for pgbench -T; MIN when it is less or not whole seconds.
+whole_seconds() {
+  local s=${1%s}
+  [[ "$s" =~ ^[0-9]+$ ]] && [ "$s" -ge "$2" ] || s=$2
   echo "$s"
 }
+# pgbench_seconds: DURATION in whole seconds, at least 10: pgbench reads low
+# in its first seconds (3 s: 2,244-2,536 tps where 20 s read 2,742), and a
+# short reference would flatter the ratios to it.
+pgbench_seconds() { whole_seconds "${DURATION:-10s}" 10; }

@@ -28,9 +28,9 @@
 # as bench/inventory.sh does; REUSE=1 measures again on the last run's
 # load. ROUNDS rounds (default 3); DURATION each run (default 10s, and
 # pgbench at least 10 s: it reads low in its first seconds), after a
-# warm-up of each side (WARMUP each operation, default 10s, whole seconds;
-# 0 skips it). Within a round, server and direct alternate which goes first.
-# Leave KEYS unset: the scripts claim no idempotency key.
+# warm-up of each side (WARMUP each operation, default 10s; 0 skips it).
+# Within a round, server and direct alternate which goes first. Leave KEYS
+# unset: the scripts claim no idempotency key.
 #
 #   bash bench/pgdirect.sh                        # from the repository root
 #   ITEMS=1000 LOTS=30000 DURATION=5s ROUNDS=1 bash bench/pgdirect.sh
@@ -75,9 +75,9 @@ server() { stock "$1" "server $1 r$2" "$OWNER_LIST"; }
 # Each side warmed up first (lib.sh's warm_up), unmeasured: the server with
 # its three operations, the plain client's copy with its three scripts, and
 # pgbench's database with tpcb-like.
-warm_up "$OWNER_LIST"
-WARM_SECONDS=${WARMUP%s}
-if [ "$WARM_SECONDS" != 0 ]; then
+if [ "$WARMUP" != 0 ]; then
+  warm_up "$OWNER_LIST"
+  WARM_SECONDS=$(whole_seconds "$WARMUP" 1)
   for op in receive issue move; do
     SECONDS_EACH=$WARM_SECONDS direct "$op" warm-up >/dev/null
   done
