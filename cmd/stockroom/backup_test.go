@@ -76,11 +76,8 @@ func TestBackupWhileServing(t *testing.T) {
 	dir := t.TempDir()
 	live := filepath.Join(dir, "live.db")
 	p := startProc(t, "--db", "sqlite:"+live, "--rate-limit", "60000000")
-	id, secret := credID.FindStringSubmatch(p.stdout.String()), credSecret.FindStringSubmatch(p.stdout.String())
-	if id == nil || secret == nil {
-		t.Fatalf("no administrator printed: %s", p.stdout)
-	}
-	tok := mustToken(t, p.url, id[1], secret[1])
+	id, secret := p.administrator()
+	tok := mustToken(t, p.url, id, secret)
 	const items = 4
 	for i := range items {
 		if status, b, _ := call("POST", p.url+"/api/v1/Item", tok, fmt.Sprintf(`{"shortID":"BK-%d"}`, i)); status != 201 {

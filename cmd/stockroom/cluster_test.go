@@ -84,6 +84,24 @@ func (p *proc) start() {
 	p.t.Fatalf("serve did not listen: %s", p.stderr)
 }
 
+// administrator returns the administrator's credential that the first start
+// printed. The process writes it before it listens, but its stdout and
+// stderr are copied by two goroutines of exec, so the credential may reach
+// p.stdout after start has seen the listening line on p.stderr: wait for it.
+func (p *proc) administrator() (id, secret string) {
+	p.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		out := p.stdout.String()
+		if id, secret := credID.FindStringSubmatch(out), credSecret.FindStringSubmatch(out); id != nil && secret != nil {
+			return id[1], secret[1]
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("no administrator printed: %s", out)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // kill ends the process with SIGKILL: no shutdown, no cleanup.
 func (p *proc) kill() {
 	if p.cmd.Process != nil {
@@ -107,11 +125,7 @@ func startCluster(t *testing.T, n int, dsn, redis string, args ...string) (procs
 	for i := range n {
 		p := startProc(t, args...)
 		if i == 0 {
-			m := credID.FindStringSubmatch(p.stdout.String())
-			if m == nil {
-				t.Fatalf("no administrator printed: %s", p.stdout)
-			}
-			adminID, adminSecret = m[1], credSecret.FindStringSubmatch(p.stdout.String())[1]
+			adminID, adminSecret = p.administrator()
 		}
 		procs = append(procs, p)
 	}
