@@ -154,7 +154,7 @@ if [ -n "$BASE" ]; then
   ROUND_SECONDS=$(pgbench_seconds)
   for round in $(seq 1 "$ROUNDS"); do
     pgbench_run "$ROUND_SECONDS" "$HEADOUT/pgbench-r$round.txt"
-    printf '%-28s %10s tps\n' "pgbench r$round" "$(tps_of "$HEADOUT/pgbench-r$round.txt")"
+    printf '%-28s %10s tps %64s\n' "pgbench r$round" "$(tps_of "$HEADOUT/pgbench-r$round.txt")" "stolen $(stolen "$HEADOUT/pgbench-r$round.txt")%"
     for op in receive issue move; do
       both "$round" stock_as "$op"
     done

@@ -63,18 +63,40 @@ measure() { measure_at 16 "$@"; }
 # measure_at CONNS NAME WRK-ARGS...: run wrk at CONNS connections (one
 # thread per connection up to two, so that CONNS=1 gives the latency of a
 # lone request) and print one summary line: requests per second, median and
-# 99th percentile latency, errors. The whole wrk output stays in $OUT.
+# 99th percentile latency, errors, and the share of the machine's CPU time
+# stolen by its host meanwhile (see cpu_ticks). The whole wrk output stays
+# in $OUT, with the stolen share as its last line.
 measure_at() {
   local conns=$1 name=$2; shift 2
-  local log="$OUT/wrk-$(echo "$name" | tr -c 'A-Za-z0-9\n' '_').txt"
+  local log="$OUT/wrk-$(echo "$name" | tr -c 'A-Za-z0-9\n' '_').txt" before
+  before=$(cpu_ticks)
   wrk -t"$(( conns < 2 ? conns : 2 ))" -c"$conns" -d"${DURATION:-10s}" --latency -H "Authorization: Bearer $TOKEN" "$@" >"$log" 2>&1
+  echo "stolen: $(stolen_since "$before")%" >>"$log"
   local rps p50 p99 errs
   rps=$(awk '/^Requests\/sec/ {print $2}' "$log")
   p50=$(awk '$1 == "50%" {print $2}' "$log")
   p99=$(awk '$1 == "99%" {print $2}' "$log")
   errs=$(awk '/Non-2xx/ {print $NF}' "$log")
-  printf '%-28s %10s req/s   p50 %8s   p99 %8s   non-2xx %s\n' "$name" "$rps" "$p50" "$p99" "${errs:-0}"
+  printf '%-28s %10s req/s   p50 %8s   p99 %8s   non-2xx %-6s stolen %s%%\n' "$name" "$rps" "$p50" "$p99" "${errs:-0}" "$(stolen "$log")"
 }
+
+# cpu_ticks: the machine's CPU time so far, in ticks, and the part of it
+# stolen: the time its virtual CPUs were ready to run but the host ran
+# something else (/proc/stat's first line; guest time is already counted in
+# user time). On a shared host a run's rate falls with what is stolen from
+# it: SQLite's move read 997 and 1,262 2xx/s with 36% and 19% of the time
+# stolen, against 2,219 and 2,607 with under 1% stolen an hour before, the
+# same build on the same data (2026-11-27). Read it beside a rate that stands
+# out, and compare runs stolen alike.
+cpu_ticks() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print t, $9; exit }' /proc/stat; }
+# stolen_since "TICKS STOLEN": the percent of the CPU time since stolen.
+stolen_since() {
+  local t0 s0 t1 s1
+  read -r t0 s0 <<<"$1"
+  read -r t1 s1 <<<"$(cpu_ticks)"
+  awk -v t="$((t1 - t0))" -v s="$((s1 - s0))" 'BEGIN { printf "%.0f\n", (t > 0 ? 100 * s / t : 0) }'
+}
+stolen() { awk '/^stolen: / { sub(/%$/, "", $2); print $2 }' "$1"; } # LOG: a wrk log's stolen share
 
 # wrk_ms LOG PERCENTILE: a latency percentile ("50%") from a wrk --latency
 # log, in milliseconds.
@@ -170,7 +192,10 @@ pgbench_init() {
 # pgbench_run SECONDS FILE: pgbench tpcb-like at 16 clients on PGB; its tps
 # line into FILE.
 pgbench_run() {
+  local before
+  before=$(cpu_ticks)
   pgbench -c 16 -j 2 -T "$1" "${PGB%%\?*}" 2>/dev/null | grep -E '^tps' >"$2"
+  echo "stolen: $(stolen_since "$before")%" >>"$2"
 }
 # tps_of FILE: the tps of a pgbench run's tps line.
 tps_of() { awk '/^tps/ {print $3; exit}' "$1"; }

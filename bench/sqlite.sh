@@ -170,14 +170,18 @@ paged() { [ -n "$PAGES" ] && [ "$1" = head ] && [ "$2" = "$ROUNDS" ]; }
 # rate_of FILE: the tx/s of a ceiling run.
 rate_of() { sed -n 's/.* = \([0-9.]*\) tx\/s.*/\1/p' "$1"; }
 ceiling_run() {
+  local before
+  before=$(cpu_ticks)
   "$DIR/sqlite-ceiling" -db "$DIR/ceiling.db" -sync "$1" -conns 1 -g 16 -d "$DURATION" >"$2"
+  echo "stolen: $(stolen_since "$before")%" >>"$2"
   rm -f "$DIR/ceiling.db" "$DIR/ceiling.db-wal" "$DIR/ceiling.db-shm"
 }
 REVERSED=()
 for ((i = ${#RUNS[@]} - 1; i >= 0; i--)); do REVERSED+=("${RUNS[$i]}"); done
 for round in $(seq 1 "$ROUNDS"); do
   ceiling_run FULL "$DIR/ceiling-FULL-r$round.txt"
-  printf '%-28s %10s tx/s\n' "sqlite-ceiling FULL r$round" "$(rate_of "$DIR/ceiling-FULL-r$round.txt")"
+  printf '%-28s %10s tx/s %60s\n' "sqlite-ceiling FULL r$round" "$(rate_of "$DIR/ceiling-FULL-r$round.txt")" \
+    "stolen $(stolen "$DIR/ceiling-FULL-r$round.txt")%"
   order=("${RUNS[@]}")
   [ $((round % 2)) = 1 ] || order=("${REVERSED[@]}")
   for op in receive issue move; do
@@ -218,7 +222,8 @@ done
 ceiling_run NORMAL "$DIR/ceiling-NORMAL.txt"
 echo
 echo "sqlite-ceiling, 16 goroutines, $DURATION (the driver's own ceiling for a small write transaction):"
-cat "$DIR"/ceiling-FULL-r*.txt "$DIR/ceiling-NORMAL.txt"
+for round in $(seq 1 "$ROUNDS"); do cat "$DIR/ceiling-FULL-r$round.txt"; done # not an earlier run's rounds
+cat "$DIR/ceiling-NORMAL.txt"
 # ceilings: the FULL ceiling of each round, in order.
 ceilings() { for round in $(seq 1 "$ROUNDS"); do rate_of "$DIR/ceiling-FULL-r$round.txt"; done; }
 FULL=$(ceilings | awk '{ s += $1 } END { printf "%.1f\n", s / NR }')
@@ -229,33 +234,38 @@ logs() {
   for round in $(seq 1 "$ROUNDS"); do echo "$DIR/$1/wrk-${2}_$1_r$round.txt"; done
 }
 # stats RUN OP: over OP's rounds, the mean 2xx/s, its spread (highest less
-# lowest), the mean share refused (percent), the mean median latency (ms)
-# and the mean of each round's ratio to that round's FULL ceiling.
+# lowest), the mean share refused (percent), the mean median latency (ms),
+# the mean of each round's ratio to that round's FULL ceiling and the
+# mean share of the time stolen (lib.sh's cpu_ticks).
 stats() {
-  local l rates="" refs="" p50s="" ceils
+  local l rates="" refs="" p50s="" stole="" ceils
   for l in $(logs "$1" "$2"); do
-    rates="$rates $(ok_rate "$l")" refs="$refs $(refused "$l")" p50s="$p50s $(wrk_ms "$l" 50%)"
+    rates="$rates $(ok_rate "$l")" refs="$refs $(refused "$l")" p50s="$p50s $(wrk_ms "$l" 50%)" stole="$stole $(stolen "$l")"
   done
   ceils=$(ceilings | tr '\n' ' ')
-  awk -v r="$rates" -v x="$refs" -v p="$p50s" -v c="$ceils" 'BEGIN {
-    n = split(r, a, " "); split(x, b, " "); split(p, d, " "); split(c, f, " "); lo = a[1]; hi = a[1]
+  awk -v r="$rates" -v x="$refs" -v p="$p50s" -v c="$ceils" -v st="$stole" 'BEGIN {
+    n = split(r, a, " "); split(x, b, " "); split(p, d, " "); split(c, f, " "); split(st, g, " "); lo = a[1]; hi = a[1]
     for (i = 1; i <= n; i++) {
-      s += a[i]; e += b[i]; q += d[i]; k += a[i] / f[i]
+      s += a[i]; e += b[i]; q += d[i]; k += a[i] / f[i]; v += g[i]
       if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i]
     }
-    printf "%.1f %.1f %.0f %.3f %.3f\n", s / n, hi - lo, e / n, q / n, k / n }'
+    printf "%.1f %.1f %.0f %.3f %.3f %.0f\n", s / n, hi - lo, e / n, q / n, k / n, v / n }'
+}
+# ceilings_stolen: the mean share stolen over the FULL ceiling's rounds.
+ceilings_stolen() {
+  for round in $(seq 1 "$ROUNDS"); do stolen "$DIR/ceiling-FULL-r$round.txt"; done | awk '{ s += $1 } END { printf "%.0f\n", s / NR }'
 }
 echo
-printf '%-44s %10s %8s %8s %9s %8s\n' "" "2xx/s" "spread" "x FULL" "refused" "p50 ms"
-awk -v n="sqlite-ceiling -sync FULL (per round)" -v r="$FULL" -v d="$FULL_SPREAD" \
-  'BEGIN { printf "%-44s %10.0f %8.0f %8.2f\n", n, r, d, 1 }'
-awk -v n="sqlite-ceiling -sync NORMAL" -v r="$(rate_of "$DIR/ceiling-NORMAL.txt")" -v f="$FULL" \
-  'BEGIN { printf "%-44s %10.0f %8s %8.2f\n", n, r, "", r / f }'
+printf '%-44s %10s %8s %8s %9s %8s %8s\n' "" "2xx/s" "spread" "x FULL" "refused" "p50 ms" "stolen"
+awk -v n="sqlite-ceiling -sync FULL (per round)" -v r="$FULL" -v d="$FULL_SPREAD" -v st="$(ceilings_stolen)" \
+  'BEGIN { printf "%-44s %10.0f %8.0f %8.2f %9s %8s %7s%%\n", n, r, d, 1, "", "", st }'
+awk -v n="sqlite-ceiling -sync NORMAL" -v r="$(rate_of "$DIR/ceiling-NORMAL.txt")" -v f="$FULL" -v st="$(stolen "$DIR/ceiling-NORMAL.txt")" \
+  'BEGIN { printf "%-44s %10.0f %8s %8.2f %9s %8s %7s%%\n", n, r, "", r / f, "", "", st }'
 row() { # NAME RUN OP
-  local rate spread ref p50 ratio
-  read -r rate spread ref p50 ratio <<<"$(stats "$2" "$3")"
-  awk -v n="$1" -v r="$rate" -v d="$spread" -v x="$ref" -v p="$p50" -v k="$ratio" \
-    'BEGIN { printf "%-44s %10.0f %8.0f %8.2f %8s%% %8.2f\n", n, r, d, k, x, p }'
+  local rate spread ref p50 ratio st
+  read -r rate spread ref p50 ratio st <<<"$(stats "$2" "$3")"
+  awk -v n="$1" -v r="$rate" -v d="$spread" -v x="$ref" -v p="$p50" -v k="$ratio" -v st="$st" \
+    'BEGIN { printf "%-44s %10.0f %8.0f %8.2f %8s%% %8.2f %7s%%\n", n, r, d, k, x, p, st }'
 }
 for op in receive issue move; do
   for r in "${RUNS[@]}"; do row "$op $r $(rev "$r")" "$r" "$op"; done
