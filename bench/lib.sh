@@ -71,7 +71,7 @@ measure_at() {
   local log="$OUT/wrk-$(echo "$name" | tr -c 'A-Za-z0-9\n' '_').txt" before
   before=$(cpu_ticks)
   wrk -t"$(( conns < 2 ? conns : 2 ))" -c"$conns" -d"${DURATION:-10s}" --latency -H "Authorization: Bearer $TOKEN" "$@" >"$log" 2>&1
-  echo "stolen: $(stolen_since "$before")%" >>"$log"
+  note_stolen "$before" "$log"
   local rps p50 p99 errs
   rps=$(awk '/^Requests\/sec/ {print $2}' "$log")
   p50=$(awk '$1 == "50%" {print $2}' "$log")
@@ -89,14 +89,16 @@ measure_at() {
 # same build on the same data (2026-11-27). Read it beside a rate that stands
 # out, and compare runs stolen alike.
 cpu_ticks() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print t, $9; exit }' /proc/stat; }
-# stolen_since "TICKS STOLEN": the percent of the CPU time since stolen.
-stolen_since() {
+# note_stolen "TICKS STOLEN" LOG: append to a run's LOG the percent of the
+# CPU time stolen since cpu_ticks read TICKS STOLEN, as its last line;
+# stolen LOG reads it back.
+note_stolen() {
   local t0 s0 t1 s1
   read -r t0 s0 <<<"$1"
   read -r t1 s1 <<<"$(cpu_ticks)"
-  awk -v t="$((t1 - t0))" -v s="$((s1 - s0))" 'BEGIN { printf "%.0f\n", (t > 0 ? 100 * s / t : 0) }'
+  awk -v t="$((t1 - t0))" -v s="$((s1 - s0))" 'BEGIN { printf "stolen: %.0f%%\n", (t > 0 ? 100 * s / t : 0) }' >>"$2"
 }
-stolen() { awk '/^stolen: / { sub(/%$/, "", $2); print $2 }' "$1"; } # LOG: a wrk log's stolen share
+stolen() { awk '/^stolen: / { sub(/%$/, "", $2); print $2 }' "$1"; }
 
 # wrk_ms LOG PERCENTILE: a latency percentile ("50%") from a wrk --latency
 # log, in milliseconds.
@@ -195,7 +197,7 @@ pgbench_run() {
   local before
   before=$(cpu_ticks)
   pgbench -c 16 -j 2 -T "$1" "${PGB%%\?*}" 2>/dev/null | grep -E '^tps' >"$2"
-  echo "stolen: $(stolen_since "$before")%" >>"$2"
+  note_stolen "$before" "$2"
 }
 # tps_of FILE: the tps of a pgbench run's tps line.
 tps_of() { awk '/^tps/ {print $3; exit}' "$1"; }

@@ -69,7 +69,7 @@ direct() {
   before=$(cpu_ticks)
   pgbench -n -M prepared -c 16 -j 2 -T "$SECONDS_EACH" -D items="$ITEMS" -D whs="$WAREHOUSES" -D owners="$OWNERS" \
     -f "$OUT/$1.sql" "${SQLDSN%%\?*}" >"$OUT/db-$1-r$2.log" 2>&1 || { cat "$OUT/db-$1-r$2.log" >&2; exit 1; }
-  echo "stolen: $(stolen_since "$before")%" >>"$OUT/db-$1-r$2.log"
+  note_stolen "$before" "$OUT/db-$1-r$2.log"
   printf '%-28s %10s tps %64s\n' "direct $1 r$2" "$(tps_of "$OUT/db-$1-r$2.log")" "stolen $(stolen "$OUT/db-$1-r$2.log")%"
 }
 # server OP ROUND: wrk on the server's OP at 16 connections.

@@ -173,7 +173,7 @@ ceiling_run() {
   local before
   before=$(cpu_ticks)
   "$DIR/sqlite-ceiling" -db "$DIR/ceiling.db" -sync "$1" -conns 1 -g 16 -d "$DURATION" >"$2"
-  echo "stolen: $(stolen_since "$before")%" >>"$2"
+  note_stolen "$before" "$2"
   rm -f "$DIR/ceiling.db" "$DIR/ceiling.db-wal" "$DIR/ceiling.db-shm"
 }
 REVERSED=()
