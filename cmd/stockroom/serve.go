@@ -251,6 +251,8 @@ func addWriteStats(m *metrics.Metrics, db *store.DB) {
 			func(s store.WriteStats) int64 { return s.Stepped }},
 		{"stockroom_write_step_retries_total", "Lockstep attempts rolled back because a member failed after writing, each run again without it (PostgreSQL).",
 			func(s store.WriteStats) int64 { return s.StepRetries }},
+		{"stockroom_write_merged_levels_total", "Stock level rows changed by one statement with the rows of other lockstep members (PostgreSQL).",
+			func(s store.WriteStats) int64 { return s.MergedLevels }},
 		{"stockroom_write_checkpoints_total", "SQLite checkpoints run beside the writer, copying its log into the database file.",
 			func(s store.WriteStats) int64 { return s.Checkpoints }},
 	} {

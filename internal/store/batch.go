@@ -51,7 +51,9 @@ type batcher struct {
 }
 
 // writeCounts are the counts behind WriteStats, kept as the write path goes.
-type writeCounts struct{ batches, batched, alone, again, deadlocks, stepped, stepRetries atomic.Int64 }
+type writeCounts struct {
+	batches, batched, alone, again, deadlocks, stepped, stepRetries, mergedLevels atomic.Int64
+}
 
 // WriteStats counts what the write path has done since the store opened.
 type WriteStats struct {
@@ -77,13 +79,18 @@ type WriteStats struct {
 	// the lockstep attempts rolled back because a member failed after
 	// writing, each run again without it.
 	Stepped, StepRetries int64
+	// MergedLevels is the number of level rows changed by statements that
+	// changed rows of several lockstep members at once (levelmerge.go;
+	// PostgreSQL), in lockstep attempts committed.
+	MergedLevels int64
 }
 
 // WriteStats returns the write path's counts (for metrics and tests).
 func (db *DB) WriteStats() WriteStats {
 	s := &db.batch.stats
 	w := WriteStats{Batches: s.batches.Load(), Batched: s.batched.Load(), Alone: s.alone.Load(), Again: s.again.Load(), Deadlocks: s.deadlocks.Load(),
-		Stepped: s.stepped.Load(), StepRetries: s.stepRetries.Load()}
+		Stepped: s.stepped.Load(), StepRetries: s.stepRetries.Load(),
+		MergedLevels: s.mergedLevels.Load()}
 	if db.checkpoints != nil {
 		w.Checkpoints = db.checkpoints.runs.Load()
 	}

@@ -102,17 +102,18 @@ func (t *Tx) lockstep(ms []*member, lead []stmt, stats *writeCounts) (rest []*me
 		return nil, err
 	}
 	t.exec("SAVEPOINT lockstep")
+	merge := true
 	for len(run) > 0 {
 		steps := make([]*stepper, len(run))
 		for i, m := range run {
 			steps[i] = &stepper{m: m, at: make(chan struct{}), resume: make(chan error)}
 			steps[i].tx = &Tx{ctx: m.ctx, pg: t.pg, begun: true, shard: t.shard, step: steps[i]}
 		}
-		failed, err := t.steps(steps)
+		a, err := t.steps(steps, merge)
 		if err != nil {
 			return nil, err
 		}
-		if len(failed) == 0 {
+		if len(a.failed) == 0 && !a.mergeFailed {
 			for _, s := range steps {
 				s.m.reply, s.m.err = s.reply, s.err
 				if s.err == nil {
@@ -121,15 +122,20 @@ func (t *Tx) lockstep(ms []*member, lead []stmt, stats *writeCounts) (rest []*me
 			}
 			t.exec("RELEASE SAVEPOINT lockstep")
 			stats.stepped.Add(int64(len(steps)))
+			stats.mergedLevels.Add(int64(a.merged))
 			return rest, nil
 		}
 		stats.stepRetries.Add(1)
 		t.queue = append(t.queue[:0], stmt{sql: "ROLLBACK TO SAVEPOINT lockstep"})
+		if a.mergeFailed { // the same members again, no statement merged
+			merge = false
+			continue
+		}
 		run = run[:0:0]
 		for _, s := range steps {
 			err := cmp.Or(s.failure, s.err)
 			switch {
-			case !failed[s]:
+			case !a.failed[s]:
 				run = append(run, s.m)
 			case isRetryable(err) || isLockTimeout(err):
 				if isRetryable(err) {
@@ -145,13 +151,25 @@ func (t *Tx) lockstep(ms []*member, lead []stmt, stats *writeCounts) (rest []*me
 	return rest, nil
 }
 
+// attempt is the outcome of one attempt of a lockstep.
+type attempt struct {
+	// failed are the members that failed after a write, or whose
+	// statement failed, with their errors set.
+	failed map[*stepper]bool
+	// mergeFailed: a merged level statement failed, which names no member.
+	mergeFailed bool
+	// merged counts the level rows changed by merged statements.
+	merged int
+}
+
 // steps runs one attempt of a lockstep: every member's fn, each on its own
-// goroutine, their flushes sent together. It returns the members that
-// failed after a write, or whose statement failed (the first of a
-// pipeline's errors: PostgreSQL ignores what follows it), with their
-// errors set; an error when the transaction cannot go on. Once it returns,
-// no member's fn is running.
-func (t *Tx) steps(steps []*stepper) (map[*stepper]bool, error) {
+// goroutine, their flushes sent together, with their level statements
+// merged when merge is true. It returns which members failed after a
+// write, or whose statement failed (the first of a pipeline's errors:
+// PostgreSQL ignores what follows it), or that a merged statement failed;
+// an error when the transaction cannot go on. Once it returns, no member's
+// fn is running.
+func (t *Tx) steps(steps []*stepper, merge bool) (attempt, error) {
 	for _, s := range steps {
 		go func() {
 			s.reply, s.err = s.tx.applyClaimed(s.m.key, s.m.fn)
@@ -159,7 +177,7 @@ func (t *Tx) steps(steps []*stepper) (map[*stepper]bool, error) {
 			s.at <- struct{}{}
 		}()
 	}
-	failed := map[*stepper]bool{}
+	a := attempt{failed: map[*stepper]bool{}}
 	active := steps
 	for len(active) > 0 {
 		for _, s := range active {
@@ -171,12 +189,12 @@ func (t *Tx) steps(steps []*stepper) (map[*stepper]bool, error) {
 			case !s.done:
 				flushing = append(flushing, s)
 			case s.err != nil && s.wrote:
-				failed[s] = true
+				a.failed[s] = true
 			}
 		}
-		if len(failed) > 0 || len(flushing) == 0 {
+		if len(a.failed) > 0 || len(flushing) == 0 {
 			t.stop(flushing)
-			return failed, nil
+			return a, nil
 		}
 		b := t.pipeline()
 		var (
@@ -191,36 +209,48 @@ func (t *Tx) steps(steps []*stepper) (map[*stepper]bool, error) {
 			})
 		}
 		t.queue = t.queue[:0]
-		for _, s := range flushing {
-			for _, st := range s.tx.queue {
-				s.wrote = s.wrote || writes(st.sql)
-				st.queueOn(b, func(err error) {
-					if culprit == nil && own == nil {
-						culprit, s.failure = s, err
-					}
-				})
-			}
-			s.tx.queue = s.tx.queue[:0]
+		var mergedErr error // of the merged level statement
+		merged, err := queueStep(flushing, merge, func(s *stepper, st stmt) {
+			st.queueOn(b, func(err error) {
+				if culprit == nil && own == nil && mergedErr == nil {
+					culprit, s.failure = s, err
+				}
+			})
+		}, func(st stmt) {
+			st.queueOn(b, func(err error) {
+				if culprit == nil && own == nil && mergedErr == nil {
+					mergedErr = err
+				}
+			})
+		})
+		if err != nil {
+			t.stop(flushing)
+			return a, err
 		}
-		err := t.pg.SendBatch(t.ctx, b).Close()
+		err = t.pg.SendBatch(t.ctx, b).Close()
 		switch {
 		case own != nil:
 			t.stop(flushing)
-			return nil, own
+			return a, own
 		case culprit != nil:
 			t.stop(flushing)
-			failed[culprit] = true
-			return failed, nil
+			a.failed[culprit] = true
+			return a, nil
+		case mergedErr != nil:
+			t.stop(flushing)
+			a.mergeFailed = true
+			return a, nil
 		case err != nil:
 			t.stop(flushing)
-			return nil, err
+			return a, err
 		}
+		a.merged += merged
 		for _, s := range flushing {
 			s.resume <- nil
 		}
 		active = flushing
 	}
-	return failed, nil
+	return a, nil
 }
 
 // claimKeys claims the keys of the members that have one, with lead, in a

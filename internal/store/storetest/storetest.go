@@ -38,6 +38,7 @@ func Run(t *testing.T, newDSN func(testing.TB) string) {
 	t.Run("Allocations", h.testAllocations)
 	t.Run("BatchMembersFail", h.testBatchMembersFail)
 	t.Run("LockstepBatch", h.testLockstepBatch)
+	t.Run("MergedLevelsRefused", h.testMergedLevelsRefused)
 	t.Run("LevelLockOrder", h.testLevelLockOrder)
 	t.Run("CheckpointsBesideTheWriter", h.testCheckpoints)
 }
