@@ -65,11 +65,17 @@ func withService(ctx context.Context, e env, fs *flag.FlagSet, dsn *string, args
 	return err
 }
 
-// describe writes an error on one line, with validation details.
+// describe writes an error on one line, with validation details. An
+// operator is told what the store could not reach, and why: behind
+// "temporarily unavailable", which is all an API client is told, the
+// driver's own error (a database that does not exist, a refused connection).
 func describe(err error) string {
 	var se *stockroom.Error
 	if !errors.As(err, &se) || len(se.Details) == 0 {
 		if se != nil {
+			if c := causeBeside(err, se); se.Code == stockroom.EUNAVAILABLE && c != nil {
+				return se.Message + " (" + c.Error() + ")"
+			}
 			return se.Message
 		}
 		return err.Error()
@@ -80,6 +86,28 @@ func describe(err error) string {
 	}
 	slices.Sort(parts)
 	return strings.Join(parts, "; ")
+}
+
+// causeBeside returns the error wrapped beside se in err's tree (the store
+// wraps a driver's error that means "unreachable" with its EUNAVAILABLE
+// error, fmt.Errorf("%w (%w)", ...)), or nil.
+func causeBeside(err error, se *stockroom.Error) error {
+	switch w := err.(type) {
+	case interface{ Unwrap() []error }:
+		for _, c := range w.Unwrap() {
+			if c != error(se) && !errors.Is(c, se) {
+				return c
+			}
+		}
+		for _, c := range w.Unwrap() {
+			if found := causeBeside(c, se); found != nil {
+				return found
+			}
+		}
+	case interface{ Unwrap() error }:
+		return causeBeside(w.Unwrap(), se)
+	}
+	return nil
 }
 
 func runMigrate(ctx context.Context, e env, args []string) error {

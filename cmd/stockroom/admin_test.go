@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"net/url"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -227,5 +230,30 @@ func TestUpdateBadArguments(t *testing.T) {
 	}
 	if c := findClient(t, dsn, "app"); c.Name != "App" || !slices.Equal(c.Scope.IDs, []int64{1}) || !c.Owners.All || c.ReadOnly {
 		t.Errorf("refused updates changed the client: %+v", c)
+	}
+}
+
+// TestUnreachableDatabaseSaysWhy runs migrate against a PostgreSQL that
+// refuses the connection and, when one is configured, against a database
+// of it that does not exist: an operator is told the driver's reason
+// beside "temporarily unavailable", exit 1.
+func TestUnreachableDatabaseSaysWhy(t *testing.T) {
+	cases := []struct{ dsn, want string }{
+		{"postgres://postgres@127.0.0.1:1/stockroom?sslmode=disable&connect_timeout=5", "connection refused"},
+	}
+	if base := os.Getenv("STOCKROOM_TEST_POSTGRES"); base != "" {
+		u, err := url.Parse(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.Path = "/stockroom_no_such_database"
+		cases = append(cases, struct{ dsn, want string }{u.String(), `database "stockroom_no_such_database" does not exist`})
+	}
+	for _, c := range cases {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"migrate", "--db", c.dsn}, getenv(nil), &stdout, &stderr)
+		if code != 1 || !strings.Contains(stderr.String(), "temporarily unavailable") || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("migrate --db %s: exit %d, stderr %q; want 1, saying %q", c.dsn, code, stderr.String(), c.want)
+		}
 	}
 }
