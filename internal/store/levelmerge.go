@@ -1,12 +1,9 @@
 package store
 
 import (
-	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/stockroom/stockroom"
 )
 
 // Level rows of a lockstep's members, changed by one statement
@@ -20,7 +17,8 @@ import (
 // level rows, a move two besides those it may create, each by changeLevel.
 // So when two or more members of a step send changeLevel statements, those
 // go as one: mergedChangeLevel, whose rows come back each with its key and
-// are handed to the statement each came from, as if it had run alone.
+// are read into the level row of that key of the statement it came from,
+// as if that had run alone.
 //
 // Lock order. The merged statement locks its rows in the order of their
 // keys in levels (its locking subquery sorts them), which, members being in
@@ -43,14 +41,11 @@ import (
 
 // mergedChangeLevel changes many rows of levels: $1..$3 their keys, $4..$9
 // the changes to their figures (levelFigures) and $10 the times, each an
-// array with one element per row. It returns each row changed as
-// changeLevel does: its key, then its figures afterwards.
-var mergedChangeLevel = mergedLevelStatement()
-
-func mergedLevelStatement() string {
-	cols := []string{"part_no", "wid", "owner"}
-	cols = append(cols, levelFigures...)
-	cols = append(cols, "modified")
+// array with one element per row, in changeLevel's order of parameters. It
+// returns each row changed as changeLevel does: its key, then its figures
+// afterwards.
+var mergedChangeLevel = func() string {
+	cols := slices.Concat([]string{"part_no", "wid", "owner"}, levelFigures, []string{"modified"})
 	arrays := make([]string, len(cols))
 	for i := range arrays {
 		arrays[i] = fmt.Sprintf("$%d::bigint[]", i+1)
@@ -74,59 +69,51 @@ func mergedLevelStatement() string {
 		FROM v JOIN locked ON locked.part_no = v.part_no AND locked.wid = v.wid AND locked.owner = v.owner
 		WHERE levels.part_no = v.part_no AND levels.wid = v.wid AND levels.owner = v.owner
 		RETURNING ` + strings.Join(returned, ", ")
-}
-
-// isGrowLevels reports whether query is a growLevels statement.
-func isGrowLevels(query string) bool { return slices.Contains(growStatements[1:], query) }
+}()
 
 // queueStep queues the statements of a lockstep step's members, member
-// after member, each by queue. When merge is true and the statements of
-// two or more members may join (joinsMerged), those go as one, by
-// queueMerged, where the first of them was. It returns the number of rows
-// that statement changes.
-func queueStep(flushing []*stepper, merge bool, queue func(*stepper, stmt), queueMerged func(stmt)) (int, error) {
+// after member, each by queue(s, st). When merge is true and the
+// statements of two or more members may join (joinsMerged), those go as
+// one, where the first of them was, by queue(nil, merged). It returns the
+// number of rows the merged statement changes.
+func queueStep(flushing []*stepper, merge bool, queue func(*stepper, stmt)) int {
 	joins := make([][]bool, len(flushing))
-	var joined []stmt
+	var joined []*levelStmt
 	members := 0
 	for i, s := range flushing {
-		if merge {
-			joins[i] = joinsMerged(s.tx.queue)
+		if !merge {
+			continue
 		}
-		if slices.Contains(joins[i], true) {
+		joins[i] = joinsMerged(s.tx.queue)
+		had := len(joined)
+		for j, st := range s.tx.queue {
+			if joins[i][j] {
+				joined = append(joined, st.levels)
+			}
+		}
+		if len(joined) > had {
 			members++
 		}
 	}
 	if members < 2 {
 		clear(joins)
+		joined = nil
 	}
-	for i, s := range flushing {
-		for j, st := range s.tx.queue {
-			if joins[i] != nil && joins[i][j] {
-				joined = append(joined, st)
-			}
-		}
-	}
-	var merged stmt
-	if len(joined) > 0 {
-		var err error
-		if merged, err = mergeLevelStatements(joined); err != nil {
-			return 0, err
-		}
-	}
+	merged, rows := mergeLevelStatements(joined)
 	for i, s := range flushing {
 		for j, st := range s.tx.queue {
 			s.wrote = s.wrote || writes(st.sql)
 			switch {
 			case joins[i] == nil || !joins[i][j]:
 				queue(s, st)
-			case merged.sql != "":
-				queueMerged(merged)
-				merged.sql = ""
+			case merged != nil:
+				queue(nil, *merged)
+				merged = nil
 			}
 		}
 		s.tx.queue = s.tx.queue[:0]
 	}
-	return len(joined), nil
+	return rows
 }
 
 // joinsMerged returns, for each statement of a member's flush, whether it
@@ -136,98 +123,44 @@ func queueStep(flushing []*stepper, merge bool, queue func(*stepper, stmt), queu
 func joinsMerged(queue []stmt) []bool {
 	joins := make([]bool, len(queue))
 	for i, st := range queue {
-		if isGrowLevels(st.sql) {
+		if st.levels == nil {
+			continue
+		}
+		if st.sql != changeLevel {
 			break
 		}
-		joins[i] = st.sql == changeLevel
+		joins[i] = true
 	}
 	return joins
 }
 
-// mergeLevelStatements returns one statement of changeLevel statements,
-// whose rows it hands to each of them to read.
-func mergeLevelStatements(stmts []stmt) (stmt, error) {
+// mergeLevelStatements returns mergedChangeLevel for the rows of the
+// changeLevel statements ls, which reads each returned row into the level
+// row of that key, and the number of rows; nil for none.
+func mergeLevelStatements(ls []*levelStmt) (*stmt, int) {
 	arrays := make([][]int64, 3+len(levelFigures)+1)
-	for _, st := range stmts {
-		if len(st.args) != len(arrays) {
-			return stmt{}, fmt.Errorf("store: changeLevel with %d parameters, not %d", len(st.args), len(arrays))
-		}
-		for i, a := range st.args {
-			switch v := a.(type) {
-			case int64:
-				arrays[i] = append(arrays[i], v)
-			case stockroom.Units:
-				arrays[i] = append(arrays[i], v.Micros())
-			default:
-				return stmt{}, fmt.Errorf("store: changeLevel parameter %d is a %T", i+1, a)
+	byKey := map[[3]int64]*levelRow{}
+	for _, l := range ls {
+		for i := range l.rows {
+			r := &l.rows[i]
+			byKey[r.key] = r
+			vals := []int64{r.key[0], r.key[1], r.key[2]}
+			for _, f := range r.change.figures() {
+				vals = append(vals, f.Micros())
+			}
+			for c, v := range append(vals, l.mod) {
+				arrays[c] = append(arrays[c], v)
 			}
 		}
+	}
+	if len(byKey) == 0 {
+		return nil, 0
 	}
 	args := make([]any, len(arrays))
 	for i := range arrays {
 		args[i] = arrays[i]
 	}
-	return stmt{sql: mergedChangeLevel, args: args, read: func(rs rows) error {
-		byKey := map[[3]int64][]int64{}
-		for rs.Next() {
-			row := make([]int64, 3+len(levelFigures))
-			dest := make([]any, len(row))
-			for i := range row {
-				dest[i] = &row[i]
-			}
-			if err := rs.Scan(dest...); err != nil {
-				return err
-			}
-			byKey[[3]int64(row[:3])] = row
-		}
-		if err := rs.Err(); err != nil {
-			return err
-		}
-		for i, st := range stmts {
-			var own keptRows
-			if row, ok := byKey[[3]int64{arrays[0][i], arrays[1][i], arrays[2][i]}]; ok {
-				own.rows = [][]int64{row}
-			}
-			if err := st.read(&own); err != nil {
-				return err
-			}
-		}
-		return nil
-	}}, nil
-}
-
-// keptRows are rows already read, offered again as rows: the part of a
-// merged statement's result that one of its statements returned.
-type keptRows struct {
-	rows [][]int64
-	at   int // the current row, from 1; 0 before the first Next
-}
-
-func (k *keptRows) Next() bool {
-	k.at++
-	return k.at <= len(k.rows)
-}
-
-func (k *keptRows) Err() error { return nil }
-
-// Scan reads the current row into dest as database/sql would: into an
-// int64, or through a Scanner (stockroom.Units).
-func (k *keptRows) Scan(dest ...any) error {
-	row := k.rows[k.at-1]
-	if len(dest) != len(row) {
-		return fmt.Errorf("store: %d columns scanned into %d destinations", len(row), len(dest))
-	}
-	for i, d := range dest {
-		switch d := d.(type) {
-		case *int64:
-			*d = row[i]
-		case sql.Scanner:
-			if err := d.Scan(row[i]); err != nil {
-				return err
-			}
-		default:
-			return fmt.Errorf("store: cannot scan a kept row's column into %T", d)
-		}
-	}
-	return nil
+	return &stmt{sql: mergedChangeLevel, args: args, read: func(rs rows) error {
+		return readLevelRows(rs, func(key [3]int64) *levelRow { return byKey[key] })
+	}}, len(byKey)
 }

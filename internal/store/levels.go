@@ -244,31 +244,52 @@ func (r *levelRow) args(mod int64) []any {
 
 // changeLevelRows queues one statement of the rows' changes, changeLevel
 // for one row or growLevels for several; each row it returns is matched to
-// its change by its key, and a row it does not return stays not found.
+// its change by its key, and a row it does not return stays not found. The
+// statement carries its rows, so that a lockstep may send it merged with
+// others (levelmerge.go).
 func (t *Tx) changeLevelRows(lr []levelRow, statement string, mod int64) {
 	var args []any
 	for i := range lr {
 		args = append(args, lr[i].args(mod)...)
 	}
-	t.query(func(rs rows) error {
-		for rs.Next() {
-			var key [3]int64
-			after := make([]stockroom.Units, len(levelFigures))
-			dest := []any{&key[0], &key[1], &key[2]}
-			for j := range after {
-				dest = append(dest, &after[j])
-			}
-			if err := rs.Scan(dest...); err != nil {
-				return err
-			}
-			i := slices.IndexFunc(lr, func(r levelRow) bool { return r.key == key })
-			if i < 0 || lr[i].found {
-				return fmt.Errorf("levels returned row %v, which the statement did not change once", key)
-			}
-			lr[i].after, lr[i].found = after, true
+	t.queue = append(t.queue, stmt{sql: statement, args: args, levels: &levelStmt{rows: lr, mod: mod},
+		read: func(rs rows) error {
+			return readLevelRows(rs, func(key [3]int64) *levelRow {
+				if i := slices.IndexFunc(lr, func(r levelRow) bool { return r.key == key }); i >= 0 {
+					return &lr[i]
+				}
+				return nil
+			})
+		}})
+}
+
+// levelStmt is what a level statement changes: its rows, at the time mod.
+type levelStmt struct {
+	rows []levelRow
+	mod  int64
+}
+
+// readLevelRows reads the rows a level statement returned, each its key
+// and then its figures afterwards, into the row of that key that find
+// gives: a key it gives none for, or a row returned twice, is an error.
+func readLevelRows(rs rows, find func(key [3]int64) *levelRow) error {
+	for rs.Next() {
+		var key [3]int64
+		after := make([]stockroom.Units, len(levelFigures))
+		dest := []any{&key[0], &key[1], &key[2]}
+		for j := range after {
+			dest = append(dest, &after[j])
 		}
-		return rs.Err()
-	}, statement, args...)
+		if err := rs.Scan(dest...); err != nil {
+			return err
+		}
+		r := find(key)
+		if r == nil || r.found {
+			return fmt.Errorf("levels returned row %v, which the statement did not change once", key)
+		}
+		r.after, r.found = after, true
+	}
+	return rs.Err()
 }
 
 // settle checks the changed rows once they have been sent: each existed, and

@@ -209,25 +209,19 @@ func (t *Tx) steps(steps []*stepper, merge bool) (attempt, error) {
 			})
 		}
 		t.queue = t.queue[:0]
-		var mergedErr error // of the merged level statement
-		merged, err := queueStep(flushing, merge, func(s *stepper, st stmt) {
+		var mergedErr error // of the merged level statement, which names no member
+		merged := queueStep(flushing, merge, func(s *stepper, st stmt) {
 			st.queueOn(b, func(err error) {
-				if culprit == nil && own == nil && mergedErr == nil {
+				switch {
+				case culprit != nil || own != nil || mergedErr != nil:
+				case s == nil:
+					mergedErr = err
+				default:
 					culprit, s.failure = s, err
 				}
 			})
-		}, func(st stmt) {
-			st.queueOn(b, func(err error) {
-				if culprit == nil && own == nil && mergedErr == nil {
-					mergedErr = err
-				}
-			})
 		})
-		if err != nil {
-			t.stop(flushing)
-			return a, err
-		}
-		err = t.pg.SendBatch(t.ctx, b).Close()
+		err := t.pg.SendBatch(t.ctx, b).Close()
 		switch {
 		case own != nil:
 			t.stop(flushing)

@@ -51,6 +51,9 @@ type stmt struct {
 	// read reads the statement's rows once it has run; nil when they are
 	// not needed.
 	read func(rows) error
+	// levels: a statement of changes to level rows, which a lockstep may
+	// merge with others' (levelmerge.go); nil for any other.
+	levels *levelStmt
 }
 
 // rows is what both engines' result sets offer.
