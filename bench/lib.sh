@@ -164,6 +164,16 @@ load() {
   settle "$1"
 }
 
+# lite_load BIN FILE: a fresh SQLite database FILE, migrated by the stockroom
+# binary BIN and loaded by it with ITEMS demo items and LOTS lots over
+# WAREHOUSES warehouses.
+lite_load() {
+  rm -f "$2" "$2-wal" "$2-shm"
+  "$1" migrate --db "sqlite:$2" >/dev/null
+  echo "loading $ITEMS items and $LOTS lots over $WAREHOUSES warehouses"
+  time "$1" demo --items "$ITEMS" --lots "$LOTS" --warehouses "$WAREHOUSES" --db "sqlite:$2" 2>&1 | tail -1
+}
+
 stock() { # OP NAME [OWNERS]: wrk on one stock operation of the server at $PORT
   measure "$2" -s bench/stock.lua "http://127.0.0.1:$PORT/" -- "$TOKEN" "$1" "$ITEMS" "$WAREHOUSES" "${3:-}"
 }

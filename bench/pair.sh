@@ -58,12 +58,7 @@ case $ENGINE in
   sqlite)
     ITEMS=${ITEMS:-10000} LOTS=${LOTS:-100000} WAREHOUSES=${WAREHOUSES:-5} OWNER_LIST=
     LOADED=$DIR/loaded.db
-    if [ -z "${REUSE:-}" ]; then
-      rm -f "$LOADED" "$LOADED-wal" "$LOADED-shm"
-      "$DIR/base/stockroom" migrate --db "sqlite:$LOADED" >/dev/null
-      echo "loading $ITEMS items and $LOTS lots over $WAREHOUSES warehouses"
-      "$DIR/base/stockroom" demo --items "$ITEMS" --lots "$LOTS" --warehouses "$WAREHOUSES" --db "sqlite:$LOADED" >/dev/null
-    fi
+    [ -n "${REUSE:-}" ] || lite_load "$DIR/base/stockroom" "$LOADED"
     for b in base head; do
       rm -f "$DIR/$b/bench.db" "$DIR/$b/bench.db-wal" "$DIR/$b/bench.db-shm"
       cp "$LOADED" "$DIR/$b/bench.db"

@@ -113,11 +113,7 @@ rev() {
 # Load with the older binary when there are two, so that the newer one, which
 # migrates on start, can serve the same data whatever the schema versions.
 LOADED=$DIR/loaded.db
-rm -f "$LOADED" "$LOADED-wal" "$LOADED-shm"
-LOADER=$DIR/${RUNS[0]}/stockroom
-"$LOADER" migrate --db "sqlite:$LOADED" >/dev/null
-echo "loading $ITEMS items and $LOTS lots over $WAREHOUSES warehouses"
-time "$LOADER" demo --items "$ITEMS" --lots "$LOTS" --warehouses "$WAREHOUSES" --db "sqlite:$LOADED" 2>&1 | tail -1
+lite_load "$DIR/${RUNS[0]}/stockroom" "$LOADED"
 
 declare -A TOKENS PIDS PORTS
 port=$PORT

@@ -95,7 +95,7 @@ func causeBeside(err error, se *stockroom.Error) error {
 	switch w := err.(type) {
 	case interface{ Unwrap() []error }:
 		for _, c := range w.Unwrap() {
-			if c != error(se) && !errors.Is(c, se) {
+			if !errors.Is(c, se) {
 				return c
 			}
 		}

@@ -29,11 +29,7 @@ func (h *harness) testLockstepBatch(t *testing.T) {
 	must(t, s.CreateItem(ctx, nil, &gone))
 	var outcomes []outcome
 	before := func(part int64, units stockroom.Units, key *stockroom.IdempotencyKey) {
-		e := s.entry()
-		e.Reference = fmt.Sprint("before-", len(outcomes))
-		id, err := s.receiveOp(ctx, part, 1, units, key)(e)
-		must(t, err)
-		outcomes = append(outcomes, outcome{ref: e.Reference, op: "receipt before the batch", ok: true, txID: id})
+		outcomes = append(outcomes, s.receiptBefore(len(outcomes), part, units, key))
 	}
 	before(s.b.PartNo, u(5), nil)
 	before(items[0].PartNo, u(3), nil)
@@ -98,11 +94,7 @@ func (h *harness) testMergedLevelsRefused(t *testing.T) {
 	for i := range items {
 		items[i] = newItem(fmt.Sprint("MERGE-", i), t0)
 		must(t, s.CreateItem(ctx, nil, &items[i]))
-		e := s.entry()
-		e.Reference = fmt.Sprint("before-", i)
-		id, err := s.receiveOp(ctx, items[i].PartNo, 1, u(5), nil)(e)
-		must(t, err)
-		outcomes = append(outcomes, outcome{ref: e.Reference, op: "receipt before the batch", ok: true, txID: id})
+		outcomes = append(outcomes, s.receiptBefore(i, items[i].PartNo, u(5), nil))
 	}
 	d := items[1].PartNo
 	damaged := fmt.Sprintf("UPDATE levels SET in_stock = %%d WHERE part_no = %d AND wid = 1 AND owner = -1", d)
@@ -134,4 +126,15 @@ func (h *harness) testMergedLevelsRefused(t *testing.T) {
 		}
 	}
 	s.audit()
+}
+
+// receiptBefore receives units of part in warehouse 1 before a test's
+// batch, with the reference "before-N", and returns its outcome.
+func (s *stockDB) receiptBefore(n int, part int64, units stockroom.Units, key *stockroom.IdempotencyKey) outcome {
+	s.t.Helper()
+	e := s.entry()
+	e.Reference = fmt.Sprint("before-", n)
+	id, err := s.receiveOp(ctx, part, 1, units, key)(e)
+	must(s.t, err)
+	return outcome{ref: e.Reference, op: "receipt before the batch", ok: true, txID: id}
 }
