@@ -77,28 +77,37 @@ measure_at() {
   p50=$(awk '$1 == "50%" {print $2}' "$log")
   p99=$(awk '$1 == "99%" {print $2}' "$log")
   errs=$(awk '/Non-2xx/ {print $NF}' "$log")
-  printf '%-28s %10s req/s   p50 %8s   p99 %8s   non-2xx %-6s stolen %s%%\n' "$name" "$rps" "$p50" "$p99" "${errs:-0}" "$(stolen "$log")"
+  printf '%-28s %10s req/s   p50 %8s   p99 %8s   non-2xx %-6s stolen %s%%   idle %s%%\n' "$name" "$rps" "$p50" "$p99" "${errs:-0}" "$(stolen "$log")" "$(idle "$log")"
 }
 
-# cpu_ticks: the machine's CPU time so far, in ticks, and the part of it
-# stolen: the time its virtual CPUs were ready to run but the host ran
-# something else (/proc/stat's first line; guest time is already counted in
-# user time). On a shared host a run's rate falls with what is stolen from
+# cpu_ticks: the machine's CPU time so far, in ticks, the part of it
+# stolen and the part idle. Stolen: the time its virtual CPUs were ready to
+# run but the host ran something else (/proc/stat's first line; guest time
+# is already counted in user time). On a shared host a run's rate falls with what is stolen from
 # it: SQLite's move read 997 and 1,262 2xx/s with 36% and 19% of the time
 # stolen, against 2,219 and 2,607 with under 1% stolen an hour before, the
 # same build on the same data (2026-11-27). Read it beside a rate that stands
 # out, and compare runs stolen alike.
-cpu_ticks() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print t, $9; exit }' /proc/stat; }
-# note_stolen "TICKS STOLEN" LOG: append to a run's LOG the percent of the
-# CPU time stolen since cpu_ticks read TICKS STOLEN, as its last line;
-# stolen LOG reads it back.
+#
+# idle: the time no one ran (idle and waiting on I/O). Under load at 16
+# connections the server's lanes wait on round trips, and the machine can
+# stand idle while every request waits: PostgreSQL's issue and move load
+# left 15-21% of it idle (2026-11-28), pgbench's 1%. A rate with idle time
+# to spare is bound by waits, not by work; one without, by what each
+# request costs.
+cpu_ticks() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print t, $9, $5 + $6; exit }' /proc/stat; }
+# note_stolen "TICKS STOLEN IDLE" LOG: append to a run's LOG the percent of
+# the CPU time stolen, and the percent idle, since cpu_ticks read TICKS
+# STOLEN IDLE, as its last two lines; stolen LOG and idle LOG read them back.
 note_stolen() {
-  local t0 s0 t1 s1
-  read -r t0 s0 <<<"$1"
-  read -r t1 s1 <<<"$(cpu_ticks)"
-  awk -v t="$((t1 - t0))" -v s="$((s1 - s0))" 'BEGIN { printf "stolen: %.0f%%\n", (t > 0 ? 100 * s / t : 0) }' >>"$2"
+  local t0 s0 i0 t1 s1 i1
+  read -r t0 s0 i0 <<<"$1"
+  read -r t1 s1 i1 <<<"$(cpu_ticks)"
+  awk -v t="$((t1 - t0))" -v s="$((s1 - s0))" -v i="$((i1 - i0))" \
+    'BEGIN { printf "stolen: %.0f%%\nidle: %.0f%%\n", (t > 0 ? 100 * s / t : 0), (t > 0 ? 100 * i / t : 0) }' >>"$2"
 }
 stolen() { awk '/^stolen: / { sub(/%$/, "", $2); print $2 }' "$1"; }
+idle() { awk '/^idle: / { sub(/%$/, "", $2); print $2 }' "$1"; }
 
 # wrk_ms LOG PERCENTILE: a latency percentile ("50%") from a wrk --latency
 # log, in milliseconds.

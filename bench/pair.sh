@@ -14,7 +14,11 @@
 # ratio is a comparison of the two builds' cost, not a rate either would
 # reach alone, and half the connections each make smaller batches than the
 # issue's 16. The same build on both sides read 0.98–1.015 (2026-11-28,
-# PostgreSQL, move and issue, three rounds).
+# PostgreSQL, move and issue, three rounds). It compares cost, so it cannot
+# compare builds that differ in how much of the machine they can take at
+# once: three write lanes against two read 1.2x here, their third backend
+# taking CPU from the other side, where run alone they were no faster
+# (ARCHITECTURE.md, Where the time goes (PostgreSQL)).
 #
 #   BASE=HEAD~1 bash bench/pair.sh                 # PostgreSQL, 1,000,000 lots
 #   BASE=main ENGINE=sqlite OPS="issue move" bash bench/pair.sh
