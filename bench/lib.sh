@@ -63,9 +63,11 @@ measure() { measure_at 16 "$@"; }
 # measure_at CONNS NAME WRK-ARGS...: run wrk at CONNS connections (one
 # thread per connection up to two, so that CONNS=1 gives the latency of a
 # lone request) and print one summary line: requests per second, median and
-# 99th percentile latency, errors, and the share of the machine's CPU time
-# stolen by its host meanwhile (see cpu_ticks). The whole wrk output stays
-# in $OUT, with the stolen share as its last line.
+# 99th percentile latency, errors, the share of the machine's CPU time
+# stolen by its host meanwhile and the share idle (see cpu_ticks), and the
+# machine's CPU time per request (every process's: the server's, the
+# database's and wrk's). The whole wrk output stays in $OUT, with those
+# shares as its last lines.
 measure_at() {
   local conns=$1 name=$2; shift 2
   local log="$OUT/wrk-$(echo "$name" | tr -c 'A-Za-z0-9\n' '_').txt" before
@@ -77,7 +79,8 @@ measure_at() {
   p50=$(awk '$1 == "50%" {print $2}' "$log")
   p99=$(awk '$1 == "99%" {print $2}' "$log")
   errs=$(awk '/Non-2xx/ {print $NF}' "$log")
-  printf '%-28s %10s req/s   p50 %8s   p99 %8s   non-2xx %-6s stolen %s%%   idle %s%%\n' "$name" "$rps" "$p50" "$p99" "${errs:-0}" "$(stolen "$log")" "$(idle "$log")"
+  printf '%-28s %10s req/s   p50 %8s   p99 %8s   non-2xx %-6s stolen %s%%   idle %s%%   cpu %s µs/req\n' \
+    "$name" "$rps" "$p50" "$p99" "${errs:-0}" "$(stolen "$log")" "$(idle "$log")" "$(cpu_per_request "$log")"
 }
 
 # cpu_ticks: the machine's CPU time so far, in ticks, the part of it
@@ -97,17 +100,28 @@ measure_at() {
 # request costs.
 cpu_ticks() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print t, $9, $5 + $6; exit }' /proc/stat; }
 # note_stolen "TICKS STOLEN IDLE" LOG: append to a run's LOG the percent of
-# the CPU time stolen, and the percent idle, since cpu_ticks read TICKS
-# STOLEN IDLE, as its last two lines; stolen LOG and idle LOG read them back.
+# the CPU time stolen, the percent idle, and the seconds of CPU time used
+# (neither stolen nor idle), since cpu_ticks read TICKS STOLEN IDLE, as its
+# last three lines; stolen LOG, idle LOG and busy LOG read them back.
 note_stolen() {
   local t0 s0 i0 t1 s1 i1
   read -r t0 s0 i0 <<<"$1"
   read -r t1 s1 i1 <<<"$(cpu_ticks)"
-  awk -v t="$((t1 - t0))" -v s="$((s1 - s0))" -v i="$((i1 - i0))" \
-    'BEGIN { printf "stolen: %.0f%%\nidle: %.0f%%\n", (t > 0 ? 100 * s / t : 0), (t > 0 ? 100 * i / t : 0) }' >>"$2"
+  awk -v t="$((t1 - t0))" -v s="$((s1 - s0))" -v i="$((i1 - i0))" -v hz="$(getconf CLK_TCK)" \
+    'BEGIN { printf "stolen: %.0f%%\nidle: %.0f%%\nbusy: %.2f s\n", (t > 0 ? 100 * s / t : 0), (t > 0 ? 100 * i / t : 0), (t - s - i) / hz }' >>"$2"
 }
 stolen() { awk '/^stolen: / { sub(/%$/, "", $2); print $2 }' "$1"; }
 idle() { awk '/^idle: / { sub(/%$/, "", $2); print $2 }' "$1"; }
+busy() { awk '/^busy: / { print $2 }' "$1"; }
+# cpu_per_request LOG: the machine's CPU time per request (or pgbench
+# transaction) of a wrk (or pgbench) LOG that note_stolen has ended, in
+# microseconds. With the rate and the idle share it tells a change that
+# costs less per request from one that only waits less (ARCHITECTURE.md,
+# Where the time goes (PostgreSQL)).
+cpu_per_request() {
+  awk -v b="$(busy "$1")" '/requests in/ { n = $1 } /^number of transactions actually processed:/ { n = $NF }
+    END { if (n > 0) printf "%.0f", b * 1e6 / n }' "$1"
+}
 
 # wrk_ms LOG PERCENTILE: a latency percentile ("50%") from a wrk --latency
 # log, in milliseconds.
@@ -215,7 +229,7 @@ pgbench_init() {
 pgbench_run() {
   local before
   before=$(cpu_ticks)
-  pgbench -c 16 -j 2 -T "$1" "${PGB%%\?*}" 2>/dev/null | grep -E '^tps' >"$2"
+  pgbench -c 16 -j 2 -T "$1" "${PGB%%\?*}" 2>/dev/null | grep -E '^(tps|number of transactions actually processed)' >"$2"
   note_stolen "$before" "$2"
 }
 # tps_of FILE: the tps of a pgbench run's tps line.
