@@ -144,11 +144,7 @@ func mergeLevelStatements(ls []*levelStmt) (*stmt, int) {
 		for i := range l.rows {
 			r := &l.rows[i]
 			byKey[r.key] = r
-			vals := []int64{r.key[0], r.key[1], r.key[2]}
-			for _, f := range r.change.figures() {
-				vals = append(vals, f.Micros())
-			}
-			for c, v := range append(vals, l.mod) {
+			for c, v := range r.values(l.mod) {
 				arrays[c] = append(arrays[c], v)
 			}
 		}

@@ -233,13 +233,16 @@ func (t *Tx) changeLevels(now time.Time, changes ...levelChange) *levelUpdate {
 	return u
 }
 
-// args returns the row's parameters: its key, its figures and the time.
-func (r *levelRow) args(mod int64) []any {
-	args := []any{r.key[0], r.key[1], r.key[2]}
+// values returns the row's parameters of changeLevel, in its order: its
+// key, its figures' changes (in micros, as Units binds them) and the time.
+// A lone statement binds them one by one, a merged one as arrays
+// (levelmerge.go).
+func (r *levelRow) values(mod int64) []int64 {
+	vals := []int64{r.key[0], r.key[1], r.key[2]}
 	for _, f := range r.change.figures() {
-		args = append(args, f)
+		vals = append(vals, f.Micros())
 	}
-	return append(args, mod)
+	return append(vals, mod)
 }
 
 // changeLevelRows queues one statement of the rows' changes, changeLevel
@@ -250,7 +253,9 @@ func (r *levelRow) args(mod int64) []any {
 func (t *Tx) changeLevelRows(lr []levelRow, statement string, mod int64) {
 	var args []any
 	for i := range lr {
-		args = append(args, lr[i].args(mod)...)
+		for _, v := range lr[i].values(mod) {
+			args = append(args, v)
+		}
 	}
 	t.queue = append(t.queue, stmt{sql: statement, args: args, levels: &levelStmt{rows: lr, mod: mod},
 		read: func(rs rows) error {
