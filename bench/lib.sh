@@ -79,9 +79,12 @@ measure_at() {
   p50=$(awk '$1 == "50%" {print $2}' "$log")
   p99=$(awk '$1 == "99%" {print $2}' "$log")
   errs=$(awk '/Non-2xx/ {print $NF}' "$log")
-  printf '%-28s %10s req/s   p50 %8s   p99 %8s   non-2xx %-6s stolen %s%%   idle %s%%   cpu %s µs/req\n' \
-    "$name" "$rps" "$p50" "$p99" "${errs:-0}" "$(stolen "$log")" "$(idle "$log")" "$(cpu_per_request "$log")"
+  printf '%-28s %10s req/s   p50 %8s   p99 %8s   non-2xx %-6s %s\n' "$name" "$rps" "$p50" "$p99" "${errs:-0}" "$(machine "$log" req)"
 }
+
+# machine LOG UNIT: what the machine did during a run whose LOG note_stolen
+# has ended: the shares stolen and idle, and the CPU time per UNIT (req or tx).
+machine() { echo "stolen $(stolen "$1")%   idle $(idle "$1")%   cpu $(cpu_per_request "$1") µs/$2"; }
 
 # cpu_ticks: the machine's CPU time so far, in ticks, the part of it
 # stolen and the part idle. Stolen: the time its virtual CPUs were ready to

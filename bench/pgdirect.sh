@@ -70,7 +70,7 @@ direct() {
   pgbench -n -M prepared -c 16 -j 2 -T "$SECONDS_EACH" -D items="$ITEMS" -D whs="$WAREHOUSES" -D owners="$OWNERS" \
     -f "$OUT/$1.sql" "${SQLDSN%%\?*}" >"$OUT/db-$1-r$2.log" 2>&1 || { cat "$OUT/db-$1-r$2.log" >&2; exit 1; }
   note_stolen "$before" "$OUT/db-$1-r$2.log"
-  printf '%-28s %10s tps %64s\n' "direct $1 r$2" "$(tps_of "$OUT/db-$1-r$2.log")" "stolen $(stolen "$OUT/db-$1-r$2.log")%   idle $(idle "$OUT/db-$1-r$2.log")%   cpu $(cpu_per_request "$OUT/db-$1-r$2.log") µs/tx"
+  printf '%-28s %10s tps %64s\n' "direct $1 r$2" "$(tps_of "$OUT/db-$1-r$2.log")" "$(machine "$OUT/db-$1-r$2.log" tx)"
 }
 # server OP ROUND: wrk on the server's OP at 16 connections.
 server() { stock "$1" "server $1 r$2" "$OWNER_LIST"; }
@@ -91,7 +91,7 @@ echo
 echo "items: $ITEMS, lots: $LOTS, warehouses: $WAREHOUSES, owners: $OWNER_LIST; 16 clients; wrk ${DURATION:-10s}, pgbench ${SECONDS_EACH}s each; $ROUNDS rounds"
 for round in $(seq 1 "$ROUNDS"); do
   pgbench_run "$SECONDS_EACH" "$OUT/tpcb-r$round.txt"
-  printf '%-28s %10s tps %64s\n' "pgbench tpcb-like r$round" "$(tps_of "$OUT/tpcb-r$round.txt")" "stolen $(stolen "$OUT/tpcb-r$round.txt")%   idle $(idle "$OUT/tpcb-r$round.txt")%   cpu $(cpu_per_request "$OUT/tpcb-r$round.txt") µs/tx"
+  printf '%-28s %10s tps %64s\n' "pgbench tpcb-like r$round" "$(tps_of "$OUT/tpcb-r$round.txt")" "$(machine "$OUT/tpcb-r$round.txt" tx)"
   for op in receive issue move; do
     if [ $((round % 2)) = 1 ]; then server "$op" "$round"; direct "$op" "$round"; else direct "$op" "$round"; server "$op" "$round"; fi
   done
