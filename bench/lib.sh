@@ -83,8 +83,11 @@ measure_at() {
 }
 
 # machine LOG UNIT: what the machine did during a run whose LOG note_stolen
-# has ended: the shares stolen and idle, and the CPU time per UNIT (req or tx).
-machine() { echo "stolen $(stolen "$1")%   idle $(idle "$1")%   cpu $(cpu_per_request "$1") µs/$2"; }
+# has ended: the shares stolen and idle, and the CPU time per UNIT (req or tx);
+# with WAL set, also the PostgreSQL log written per UNIT (see wal_now).
+machine() {
+  echo "stolen $(stolen "$1")%   idle $(idle "$1")%   cpu $(cpu_per_request "$1") µs/$2${WAL:+   wal $(wal_per_request "$1") /$2}"
+}
 
 # cpu_ticks: the machine's CPU time so far, in ticks, the part of it
 # stolen and the part idle. Stolen: the time its virtual CPUs were ready to
@@ -101,19 +104,39 @@ machine() { echo "stolen $(stolen "$1")%   idle $(idle "$1")%   cpu $(cpu_per_re
 # left 15-21% of it idle (2026-11-28), pgbench's 1%. A rate with idle time
 # to spare is bound by waits, not by work; one without, by what each
 # request costs.
-cpu_ticks() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print t, $9, $5 + $6; exit }' /proc/stat; }
+cpu_ticks() {
+  awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; printf "%d %d %d", t, $9, $5 + $6; exit }' /proc/stat
+  if [ -n "${WAL:-}" ]; then echo " $(wal_now)"; else echo; fi
+}
 # note_stolen "TICKS STOLEN IDLE" LOG: append to a run's LOG the percent of
 # the CPU time stolen, the percent idle, and the seconds of CPU time used
 # (neither stolen nor idle), since cpu_ticks read TICKS STOLEN IDLE, as its
 # last three lines; stolen LOG, idle LOG and busy LOG read them back.
 note_stolen() {
-  local t0 s0 i0 t1 s1 i1
-  read -r t0 s0 i0 <<<"$1"
-  read -r t1 s1 i1 <<<"$(cpu_ticks)"
+  local t0 s0 i0 r0 f0 b0 t1 s1 i1 r1 f1 b1
+  read -r t0 s0 i0 r0 f0 b0 <<<"$1"
+  read -r t1 s1 i1 r1 f1 b1 <<<"$(cpu_ticks)"
   awk -v t="$((t1 - t0))" -v s="$((s1 - s0))" -v i="$((i1 - i0))" -v hz="$(getconf CLK_TCK)" \
     'BEGIN { printf "stolen: %.0f%%\nidle: %.0f%%\nbusy: %.2f s\n", (t > 0 ? 100 * s / t : 0), (t > 0 ? 100 * i / t : 0), (t - s - i) / hz }' >>"$2"
+  [ -z "$r0" ] || echo "wal: $((r1 - r0)) $((f1 - f0)) $((b1 - b0))" >>"$2"
 }
 stolen() { awk '/^stolen: / { sub(/%$/, "", $2); print $2 }' "$1"; }
+# wal_now: PostgreSQL's write-ahead log so far, the whole cluster's
+# (pg_stat_wal): records, full-page images and bytes. What a request writes
+# to the log is the part of the database's work that no other load on the
+# host changes: beside a rate read on a busy host, it tells whether a change
+# made the database do less (a row lock is a record, the first change of a
+# page since a checkpoint an image of the page). With WAL=1, cpu_ticks also
+# reads it and note_stolen records what a run wrote; it counts every
+# database's writes, so run nothing else on the cluster meanwhile.
+wal_now() { psql "$PGBASE/postgres" -AtF' ' -c "SELECT wal_records, wal_fpi, wal_bytes FROM pg_stat_wal"; }
+# wal_per_request LOG: the log records, full-page images and kilobytes a
+# request (or pgbench transaction) of LOG wrote.
+wal_per_request() {
+  awk '/requests in/ { n = $1 } /^number of transactions actually processed:/ { n = $NF }
+    /^wal: / { r = $2; f = $3; b = $4 }
+    END { if (n > 0) printf "%.1f rec %.2f fpi %.1f kB", r / n, f / n, b / n / 1024 }' "$1"
+}
 idle() { awk '/^idle: / { sub(/%$/, "", $2); print $2 }' "$1"; }
 busy() { awk '/^busy: / { print $2 }' "$1"; }
 # cpu_per_request LOG: the machine's CPU time per request (or pgbench

@@ -30,7 +30,10 @@
 # pgbench at least 10 s: it reads low in its first seconds), after a
 # warm-up of each side (WARMUP each operation, default 10s; 0 skips it).
 # Within a round, server and direct alternate which goes first. Leave KEYS
-# unset: the scripts claim no idempotency key.
+# unset: the scripts claim no idempotency key. Each run's line also shows
+# what a request (or transaction) wrote to the log (lib.sh's wal_now):
+# records, full-page images and kilobytes, the database's work as no other
+# load on the host changes it; WAL= (empty) leaves it out.
 #
 #   bash bench/pgdirect.sh                        # from the repository root
 #   ITEMS=1000 LOTS=30000 DURATION=5s ROUNDS=1 bash bench/pgdirect.sh
@@ -41,6 +44,7 @@ source bench/lib.sh
 source bench/pgscripts.sh
 pg_data
 ROUNDS=${ROUNDS:-3}
+WAL=${WAL-1}
 OUT=bench/out/pgdirect
 need_wrk
 build
@@ -70,7 +74,7 @@ direct() {
   pgbench -n -M prepared -c 16 -j 2 -T "$SECONDS_EACH" -D items="$ITEMS" -D whs="$WAREHOUSES" -D owners="$OWNERS" \
     -f "$OUT/$1.sql" "${SQLDSN%%\?*}" >"$OUT/db-$1-r$2.log" 2>&1 || { cat "$OUT/db-$1-r$2.log" >&2; exit 1; }
   note_stolen "$before" "$OUT/db-$1-r$2.log"
-  printf '%-28s %10s tps %64s\n' "direct $1 r$2" "$(tps_of "$OUT/db-$1-r$2.log")" "$(machine "$OUT/db-$1-r$2.log" tx)"
+  printf '%-28s %10s tps %49s%s\n' "direct $1 r$2" "$(tps_of "$OUT/db-$1-r$2.log")" "" "$(machine "$OUT/db-$1-r$2.log" tx)"
 }
 # server OP ROUND: wrk on the server's OP at 16 connections.
 server() { stock "$1" "server $1 r$2" "$OWNER_LIST"; }
@@ -91,7 +95,7 @@ echo
 echo "items: $ITEMS, lots: $LOTS, warehouses: $WAREHOUSES, owners: $OWNER_LIST; 16 clients; wrk ${DURATION:-10s}, pgbench ${SECONDS_EACH}s each; $ROUNDS rounds"
 for round in $(seq 1 "$ROUNDS"); do
   pgbench_run "$SECONDS_EACH" "$OUT/tpcb-r$round.txt"
-  printf '%-28s %10s tps %64s\n' "pgbench tpcb-like r$round" "$(tps_of "$OUT/tpcb-r$round.txt")" "$(machine "$OUT/tpcb-r$round.txt" tx)"
+  printf '%-28s %10s tps %49s%s\n' "pgbench tpcb-like r$round" "$(tps_of "$OUT/tpcb-r$round.txt")" "" "$(machine "$OUT/tpcb-r$round.txt" tx)"
   for op in receive issue move; do
     if [ $((round % 2)) = 1 ]; then server "$op" "$round"; direct "$op" "$round"; else direct "$op" "$round"; server "$op" "$round"; fi
   done
