@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"sync/atomic"
@@ -35,7 +36,7 @@ func (db *DB) runBatch(lane int, ms []*member) {
 			}
 		}
 		for i, m := range rest {
-			mt := &Tx{ctx: m.ctx, pg: t.pg, lite: t.lite, begun: t.begun, shard: t.shard, queue: slices.Clone(lead)}
+			mt := &Tx{ctx: m.ctx, pg: t.pg, lite: t.lite, begun: t.begun, shard: t.shard, queue: slices.Clone(lead), xid: t.xid}
 			err := mt.member(i, m, t.ctx, &db.batch.stats.deadlocks)
 			t.begun = mt.begun
 			if err == nil && m.err == nil && !m.again {
@@ -55,6 +56,29 @@ func (db *DB) runBatch(lane int, ms []*member) {
 		}
 		return nil
 	})
+	var lost *commitUnknown
+	if errors.As(err, &lost) {
+		var committed bool
+		if committed, err = db.commitOutcome(lost); committed {
+			err = nil
+		} else if err != nil {
+			// The batch may be durable: a member that changed something
+			// is answered so, and never run again. The others changed
+			// nothing either way, and run again, alone.
+			for _, m := range ms {
+				switch {
+				case m.again:
+				case m.err == nil:
+					m.err, m.reply = err, nil
+				default:
+					m.err, m.reply, m.again = nil, nil, true
+				}
+			}
+			return
+		} else {
+			err = lost
+		}
+	}
 	if err != nil {
 		// Nothing of the batch is durable, and its members' answers were
 		// given against changes that are gone: each runs again, alone.

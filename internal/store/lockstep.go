@@ -221,6 +221,7 @@ func (t *Tx) steps(steps []*stepper, merge bool) (attempt, error) {
 				}
 			})
 		})
+		t.readXactID(b)
 		err := t.pg.SendBatch(t.ctx, b).Close()
 		switch {
 		case own != nil:

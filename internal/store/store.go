@@ -29,6 +29,9 @@ const (
 // each runs in one transaction of its own.
 type DB struct {
 	engine string
+	// outcomeWait bounds how long a lost COMMIT answer is asked about
+	// (commitlost.go); 0 means commitOutcomeWait.
+	outcomeWait time.Duration
 	// write serves transactions that change data on PostgreSQL. On SQLite
 	// the write path runs on the writer (lite) and write serves what runs
 	// outside it: migrations, pings and checkpoints; its transactions begin

@@ -42,6 +42,12 @@ type Tx struct {
 	// counts are the changes to kept counts so far, written at the commit
 	// (counter.go).
 	counts countChanges
+	// xid is where PostgreSQL's id of the transaction is read at the end
+	// of each pipeline but the last (readXactID); a batch's members share
+	// their batch's. It stays 0 until the transaction has written. When a
+	// COMMIT's answer is lost, it is how the store learns whether the
+	// transaction committed (commitlost.go).
+	xid *int64
 }
 
 // stmt is one queued statement.
@@ -140,7 +146,9 @@ func (t *Tx) flushPostgres(commitTag *pgconn.CommandTag) error {
 	for _, s := range t.queue {
 		s.queueOn(b, nil)
 	}
-	if commitTag != nil {
+	if commitTag == nil {
+		t.readXactID(b)
+	} else {
 		b.Queue("COMMIT").Exec(func(ct pgconn.CommandTag) error {
 			*commitTag = ct
 			return nil
@@ -270,8 +278,11 @@ func (t *Tx) commit() error {
 	var tag pgconn.CommandTag
 	err := t.flushPostgres(&tag)
 	t.queue = t.queue[:0]
-	if err != nil {
-		return err
+	switch {
+	case err != nil && tag.String() == "COMMIT":
+		return nil // its answer arrived: what failed came after it
+	case err != nil:
+		return t.commitFailed(err)
 	}
 	// COMMIT of a transaction that failed answers ROLLBACK, not an error.
 	if tag.String() != "COMMIT" {

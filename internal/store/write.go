@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -69,6 +70,15 @@ func (db *DB) runAlone(lane int, m *member) {
 			reply, err = t.run(m.key, m.fn)
 			return err
 		})
+		var lost *commitUnknown
+		if errors.As(err, &lost) {
+			switch committed, oerr := db.commitOutcome(lost); {
+			case committed:
+				err, reply = nil, lost.reply
+			case oerr != nil:
+				err = oerr
+			}
+		}
 		if isRetryable(err) {
 			db.batch.stats.deadlocks.Add(1)
 		}
@@ -104,7 +114,7 @@ func (db *DB) onLane(ctx context.Context, lane int, f func(t *Tx) error) error {
 		if !ok {
 			return fmt.Errorf("postgres connection is a %T", driverConn)
 		}
-		return f(&Tx{ctx: ctx, pg: c.Conn(), shard: lane})
+		return f(&Tx{ctx: ctx, pg: c.Conn(), shard: lane, xid: new(int64)})
 	})
 }
 
@@ -117,6 +127,10 @@ func (t *Tx) run(key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) (*
 	}
 	if err != nil {
 		t.rollback()
+		var lost *commitUnknown
+		if errors.As(err, &lost) {
+			lost.reply = reply
+		}
 		return nil, err
 	}
 	if t.observe != nil {

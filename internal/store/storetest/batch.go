@@ -115,10 +115,14 @@ type batchMember struct {
 // runBatchOf queues the members, each in its turn, then runs them as one
 // batch (HoldWritesForTest), once ready returns, and checks each answer. It
 // returns each member's outcome; a member's ledger entry has the reference
-// "member-N", N its place.
+// "member-N", N its place (in a second batch "2-member-N", and so on).
 func (s *stockDB) runBatchOf(members []batchMember, ready func()) []outcome {
 	t := s.t
 	t.Helper()
+	prefix := ""
+	if n := s.batches.Add(1); n > 1 {
+		prefix = fmt.Sprint(n, "-")
+	}
 	queued, release := s.HoldWritesForTest()
 	type answer struct {
 		txID int64
@@ -128,7 +132,7 @@ func (s *stockDB) runBatchOf(members []batchMember, ready func()) []outcome {
 	var wg sync.WaitGroup
 	for i, m := range members {
 		e := s.entry()
-		e.Reference = fmt.Sprint("member-", i)
+		e.Reference = fmt.Sprint(prefix, "member-", i)
 		wg.Go(func() {
 			txID, err := m.run(e)
 			answers[i] = answer{txID, err}
@@ -151,7 +155,7 @@ func (s *stockDB) runBatchOf(members []batchMember, ready func()) []outcome {
 		case m.want != nil && !m.want(a.err):
 			t.Errorf("%s: %v, want another refusal", m.name, a.err)
 		}
-		o := outcome{ref: fmt.Sprint("member-", i), op: m.name, ok: a.err == nil}
+		o := outcome{ref: fmt.Sprint(prefix, "member-", i), op: m.name, ok: a.err == nil}
 		if a.err == nil {
 			o.txID = a.txID
 		}

@@ -25,6 +25,8 @@ type stockDB struct {
 	a, b   stockroom.Item
 	clock  time.Time
 	ticker atomic.Int64
+	// batches counts the batches runBatchOf made.
+	batches atomic.Int64
 }
 
 func (h *harness) openStock(t *testing.T) *stockDB { return stockOn(t, h.open(t)) }

@@ -41,6 +41,7 @@ func Run(t *testing.T, newDSN func(testing.TB) string) {
 	t.Run("MergedLevelsRefused", h.testMergedLevelsRefused)
 	t.Run("LevelLockOrder", h.testLevelLockOrder)
 	t.Run("CheckpointsBesideTheWriter", h.testCheckpoints)
+	t.Run("CommitAnswerLost", h.testCommitAnswerLost)
 }
 
 type harness struct {

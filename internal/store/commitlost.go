@@ -1,0 +1,120 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/stockroom/stockroom"
+)
+
+// A COMMIT's answer can be lost on PostgreSQL: the connection breaks, or
+// the request's time runs out, after the COMMIT was sent. The database may
+// have committed or not, and running the transaction's requests again
+// would apply twice those it had committed. So each pipeline but the last
+// reads the transaction's id, once it has one (readXactID), and when the
+// answer is lost the store asks the database what became of that id
+// (pg_xact_status) on another connection: committed, its requests are
+// answered as they would have been; aborted, it failed as any transaction
+// does; and when the database cannot tell (it is not reachable, or the
+// transaction wrote nothing before its last pipeline, so its id was never
+// read), the requests that changed something are answered
+// errOutcomeUnknown and never run again by the store. SQLite commits in
+// the process and has no answer to lose.
+
+// readXactID queues on b, after t's statements, the read of the
+// transaction's id into t.xid, until it has been read: its id with its
+// epoch, which never repeats, once it has one (a transaction gets one when
+// it first writes or locks a row; asking for it here gives it none, so
+// that one that writes nothing still commits without a flush). Its
+// failure, in a pipeline a statement failed in before it, is of no
+// account.
+func (t *Tx) readXactID(b *pgx.Batch) {
+	if t.xid == nil || *t.xid != 0 {
+		return
+	}
+	b.Queue(`SELECT pg_current_xact_id_if_assigned()::text::bigint`).QueryRow(func(r pgx.Row) error {
+		var id *int64
+		if r.Scan(&id) == nil && id != nil {
+			*t.xid = *id
+		}
+		return nil
+	})
+}
+
+// commitOutcomeWait bounds how long the store asks about a lost COMMIT.
+// The backend that ran it is "in progress" until it has seen its
+// connection break or finished its commit.
+const commitOutcomeWait = 10 * time.Second
+
+// errOutcomeUnknown answers a request whose transaction's COMMIT was sent
+// and not answered, when the database could not say what became of it.
+var errOutcomeUnknown = &stockroom.Error{Code: stockroom.EUNAVAILABLE, Message: "The database did not confirm this " +
+	"change and could not be asked whether it was made. Send it again with the same Idempotency-Key to learn its " +
+	"outcome; without one, check the ledger before sending it again."}
+
+// commitUnknown is the error of a transaction whose COMMIT was sent and
+// whose answer was lost.
+type commitUnknown struct {
+	xid   int64 // 0 when it was not read
+	err   error
+	reply *stockroom.Reply // a lone transaction's answer to its key
+}
+
+func (e *commitUnknown) Error() string { return "the answer to COMMIT was lost: " + e.err.Error() }
+func (e *commitUnknown) Unwrap() error { return e.err }
+
+// commitFailed is the error of t's commit round trip, err. An error the
+// database sent (a statement's, the COMMIT's) means the transaction did
+// not commit, and so does one before anything was sent; any other leaves
+// it open whether the COMMIT was carried out.
+func (t *Tx) commitFailed(err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) || pgconn.SafeToRetry(err) {
+		return err
+	}
+	cu := &commitUnknown{err: err}
+	if t.xid != nil {
+		cu.xid = *t.xid
+	}
+	return cu
+}
+
+// commitOutcome asks the database whether the transaction of a lost
+// COMMIT answer committed. It returns true or false once the database
+// says, or errOutcomeUnknown (wrapping why) when it cannot tell.
+func (db *DB) commitOutcome(cu *commitUnknown) (bool, error) {
+	if cu.xid == 0 {
+		return false, fmt.Errorf("%w (%w)", errOutcomeUnknown, cu)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(db.outcomeWait, commitOutcomeWait))
+	defer cancel()
+	for {
+		var status sql.NullString
+		err := db.write.QueryRowContext(ctx, `SELECT pg_xact_status($1::text::xid8)`, strconv.FormatInt(cu.xid, 10)).Scan(&status)
+		switch {
+		case err == nil && status.String == "committed":
+			return true, nil
+		case err == nil && status.String == "aborted":
+			return false, nil
+		}
+		// In progress, or no answer yet: ask again.
+		select {
+		case <-ctx.Done():
+			return false, fmt.Errorf("%w (%w; transaction %d: %v, %q)", errOutcomeUnknown, cu, cu.xid, err, status.String)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// SetCommitOutcomeWaitForTest sets how long a lost COMMIT answer is asked
+// about, so that the behaviour suite can lose the database too without
+// waiting commitOutcomeWait; nothing else should.
+func (db *DB) SetCommitOutcomeWaitForTest(d time.Duration) { db.outcomeWait = d }

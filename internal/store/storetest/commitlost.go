@@ -1,0 +1,224 @@
+package storetest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stockroom/stockroom"
+)
+
+// testCommitAnswerLost loses the answer to a COMMIT that PostgreSQL carried
+// out: the connection breaks after the database committed and before the
+// store heard so. The transaction is durable, so its requests must not run
+// again (each would then be in the ledger twice), and each is answered
+// with what it did. A lone transaction and a batch in a lockstep each lose
+// one answer.
+func (h *harness) testCommitAnswerLost(t *testing.T) {
+	dsn := h.newDSN(t)
+	if !strings.HasPrefix(dsn, "postgres") {
+		t.Skip("SQLite commits in the process: there is no answer to lose on the way")
+	}
+	p := startCommitDropper(t, dsn)
+	s := stockOn(t, mustOpen(t, p.dsn))
+	c := newItem("C", t0)
+	must(t, s.CreateItem(ctx, nil, &c))
+	var outcomes []outcome
+
+	p.arm()
+	e := s.entry()
+	e.Reference = "lone"
+	res, err := s.Receive(ctx, nil, stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Units: u(10)}}, e)
+	if err != nil {
+		t.Fatalf("lone receive whose COMMIT answer was lost: %v, want success", err)
+	}
+	if p.dropped.Load() != 1 {
+		t.Fatalf("%d COMMIT answers lost, want 1", p.dropped.Load())
+	}
+	outcomes = append(outcomes, outcome{ref: "lone", op: "lone receive", ok: true, txID: res.TransactionID})
+
+	receive := func(part int64, units stockroom.Units) func(e stockroom.LedgerEntry) (int64, error) {
+		return s.receiveOp(ctx, part, 1, units, nil)
+	}
+	members := []batchMember{
+		{"issue 4 of A", s.drawOp(stockroom.TxIssue, s.a.PartNo, u(4)), nil},
+		{"receive 3 of B", receive(s.b.PartNo, u(3)), nil},
+		{"receive 2 of C", receive(c.PartNo, u(2)), nil},
+		{"keyed receive of B", s.receiveOp(ctx, s.b.PartNo, 2, u(5), batchKey("lost-1")), nil},
+		{"move 6 of A", s.drawOp(stockroom.TxMove, s.a.PartNo, u(6)), nil},
+	}
+	before := s.WriteStats()
+	p.arm()
+	outcomes = append(outcomes, s.runBatchOf(members, nil)...)
+	after := s.WriteStats()
+	if p.dropped.Load() != 2 {
+		t.Fatalf("%d COMMIT answers lost, want 2", p.dropped.Load())
+	}
+	if after.Batches-before.Batches != 1 || after.Again != before.Again {
+		t.Errorf("write stats %+v then %+v: want one batch, nothing run again", before, after)
+	}
+
+	// The database goes away with the answer, so nobody can say what
+	// became of the transaction: the requests that changed something are
+	// answered so, and not run again; the one refused runs again alone,
+	// and is refused again once the database is back.
+	s.SetCommitOutcomeWaitForTest(300 * time.Millisecond)
+	p.arm()
+	p.sever.Store(true)
+	e = s.entry()
+	e.Reference = "lone-unknown"
+	_, err = s.Receive(ctx, nil, stockroom.Receipt{PartNo: c.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 2, Units: u(4)}}, e)
+	if !isOutcomeUnknown(err) {
+		t.Fatalf("lone receive whose COMMIT answer was lost with the database: %v, want its outcome unknown", err)
+	}
+	p.sever.Store(false)
+	// It committed: the ledger has it, though its request was not told.
+	outcomes = append(outcomes, outcome{ref: "lone-unknown", op: "lone receive, outcome unknown", txID: committedUnseen})
+	p.arm()
+	p.sever.Store(true)
+	members = []batchMember{
+		{"receive 1 of A", receive(s.a.PartNo, u(1)), isOutcomeUnknown},
+		// Refused before it wrote, it runs again alone, while the
+		// database is still gone.
+		{"issue 9 of C", s.drawOp(stockroom.TxIssue, c.PartNo, u(9)), isCode(stockroom.EUNAVAILABLE)},
+		{"receive 1 of B", receive(s.b.PartNo, u(1)), isOutcomeUnknown},
+	}
+	unknown := s.runBatchOf(members, nil)
+	p.sever.Store(false)
+	unknown[0].txID, unknown[2].txID = committedUnseen, committedUnseen
+	outcomes = append(outcomes, unknown...)
+	if p.dropped.Load() != 4 {
+		t.Fatalf("%d COMMIT answers lost, want 4", p.dropped.Load())
+	}
+
+	s.checkLedgerByReference(outcomes)
+	for _, c := range []struct {
+		part, wid int64
+		want      stockroom.Units
+	}{{s.a.PartNo, 1, u(1)}, {s.a.PartNo, 2, u(6)}, {s.b.PartNo, 1, u(4)}, {s.b.PartNo, 2, u(5)}, {c.PartNo, 1, u(2)}, {c.PartNo, 2, u(4)}} {
+		if got := s.level(c.part, c.wid).InStock; got != c.want {
+			t.Errorf("item %d warehouse %d: inStock %s, want %s", c.part, c.wid, got, c.want)
+		}
+	}
+	s.audit()
+}
+
+// isOutcomeUnknown reports whether err answers a request whose COMMIT's
+// answer was lost when the database could not say what became of it.
+func isOutcomeUnknown(err error) bool {
+	var se *stockroom.Error
+	return errors.As(err, &se) && se.Code == stockroom.EUNAVAILABLE && strings.Contains(se.Message, "Idempotency-Key")
+}
+
+// commitDropper is a TCP proxy in front of PostgreSQL. Once armed, it
+// breaks the first connection on which the database answers a COMMIT
+// (CommandComplete "COMMIT"), closing both ends without passing that
+// answer on: the transaction is committed, and its client never learns it.
+type commitDropper struct {
+	dsn     string // the database's DSN, through the proxy
+	armed   atomic.Bool
+	dropped atomic.Int32
+	// sever: the database is gone while set, from the next COMMIT answer
+	// lost: every connection through the proxy is closed, and new ones are
+	// closed as they come.
+	sever atomic.Bool
+	// cut closes every connection through the proxy.
+	cut func()
+	wg  sync.WaitGroup
+}
+
+func (p *commitDropper) arm() { p.armed.Store(true) }
+
+// startCommitDropper starts a proxy to dsn's server on loopback, stopped
+// when the test ends.
+func startCommitDropper(t *testing.T, dsn string) *commitDropper {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	must(t, err)
+	target := u.Host
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	u.Host = ln.Addr().String()
+	p := &commitDropper{dsn: u.String()}
+	var (
+		mu    sync.Mutex
+		conns []net.Conn
+	)
+	track := func(cs ...net.Conn) {
+		mu.Lock()
+		conns = append(conns, cs...)
+		mu.Unlock()
+	}
+	p.cut = func() {
+		mu.Lock()
+		for _, c := range conns {
+			c.Close()
+		}
+		conns = nil
+		mu.Unlock()
+	}
+	p.wg.Go(func() {
+		for {
+			client, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			if p.sever.Load() && p.dropped.Load() > 0 && !p.armed.Load() {
+				client.Close()
+				continue
+			}
+			server, err := net.Dial("tcp", target)
+			if err != nil {
+				client.Close()
+				continue
+			}
+			track(client, server)
+			p.wg.Go(func() { _, _ = io.Copy(server, client); server.Close() })
+			p.wg.Go(func() { p.answers(server, client); client.Close() })
+		}
+	})
+	t.Cleanup(func() {
+		ln.Close()
+		p.cut()
+		p.wg.Wait()
+	})
+	return p
+}
+
+// answers passes the server's messages on to the client, one by one, until
+// either end closes, or until the armed proxy meets a COMMIT's answer.
+func (p *commitDropper) answers(server, client net.Conn) {
+	defer server.Close()
+	head := make([]byte, 5) // a message: its type, then its length with itself
+	for {
+		if _, err := io.ReadFull(server, head); err != nil {
+			return
+		}
+		n := int(binary.BigEndian.Uint32(head[1:])) - 4
+		if n < 0 {
+			return
+		}
+		body := make([]byte, n)
+		if _, err := io.ReadFull(server, body); err != nil {
+			return
+		}
+		if head[0] == 'C' && bytes.Equal(body, []byte("COMMIT\x00")) && p.armed.CompareAndSwap(true, false) {
+			p.dropped.Add(1)
+			if p.sever.Load() {
+				p.cut()
+			}
+			return
+		}
+		if _, err := client.Write(append(head, body...)); err != nil {
+			return
+		}
+	}
+}
