@@ -57,7 +57,8 @@ func detach(ctx context.Context) (context.Context, context.CancelFunc) {
 }
 
 // runAlone runs m as a transaction of its own on lane, again while it loses
-// deadlocks, and sets its answer.
+// deadlocks or its COMMIT's answer was lost and it did not commit, and sets
+// its answer.
 func (db *DB) runAlone(lane int, m *member) {
 	db.batch.stats.alone.Add(1)
 	for attempt := 1; ; attempt++ {
@@ -70,6 +71,10 @@ func (db *DB) runAlone(lane int, m *member) {
 			reply, err = t.run(m.key, m.fn)
 			return err
 		})
+		again := isRetryable(err)
+		if again {
+			db.batch.stats.deadlocks.Add(1)
+		}
 		var lost *commitUnknown
 		if errors.As(err, &lost) {
 			switch committed, oerr := db.commitOutcome(lost); {
@@ -77,12 +82,11 @@ func (db *DB) runAlone(lane int, m *member) {
 				err, reply = nil, lost.reply
 			case oerr != nil:
 				err = oerr
+			default: // aborted: nothing of it is left, and the database answers
+				again = true
 			}
 		}
-		if isRetryable(err) {
-			db.batch.stats.deadlocks.Add(1)
-		}
-		if err == nil || attempt == maxAttempts || !isRetryable(err) || ended(m.ctx) != nil {
+		if err == nil || attempt == maxAttempts || !again || ended(m.ctx) != nil {
 			m.err, m.reply = db.classify(err), reply
 			return
 		}

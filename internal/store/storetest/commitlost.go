@@ -21,7 +21,9 @@ import (
 // store heard so. The transaction is durable, so its requests must not run
 // again (each would then be in the ledger twice), and each is answered
 // with what it did. A lone transaction and a batch in a lockstep each lose
-// one answer.
+// one answer; then each loses its COMMIT on the way, which the database
+// never commits, and runs again; then each loses the answer with the
+// database, and nobody can tell what became of it.
 func (h *harness) testCommitAnswerLost(t *testing.T) {
 	dsn := h.newDSN(t)
 	if !strings.HasPrefix(dsn, "postgres") {
@@ -66,6 +68,34 @@ func (h *harness) testCommitAnswerLost(t *testing.T) {
 		t.Errorf("write stats %+v then %+v: want one batch, nothing run again", before, after)
 	}
 
+	// The connection breaks before the database sees the COMMIT: the
+	// transaction is rolled back, the store learns so, and the requests
+	// run again, each alone.
+	p.before.Store(true)
+	p.arm()
+	e = s.entry()
+	e.Reference = "lone-aborted"
+	res, err = s.Receive(ctx, nil, stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 2, Units: u(1)}}, e)
+	if err != nil {
+		t.Fatalf("lone receive whose COMMIT was lost on its way: %v, want success", err)
+	}
+	outcomes = append(outcomes, outcome{ref: "lone-aborted", op: "lone receive, run again", ok: true, txID: res.TransactionID})
+	members = []batchMember{
+		{"receive 1 of C", receive(c.PartNo, u(1)), nil},
+		{"issue 1 of B", s.drawOp(stockroom.TxIssue, s.b.PartNo, u(1)), nil},
+	}
+	before = s.WriteStats()
+	p.arm()
+	outcomes = append(outcomes, s.runBatchOf(members, nil)...)
+	after = s.WriteStats()
+	p.before.Store(false)
+	if p.dropped.Load() != 4 {
+		t.Fatalf("%d COMMITs lost, want 4", p.dropped.Load())
+	}
+	if after.Again-before.Again != int64(len(members)) {
+		t.Errorf("write stats %+v then %+v: want every member of the batch run again", before, after)
+	}
+
 	// The database goes away with the answer, so nobody can say what
 	// became of the transaction: the requests that changed something are
 	// answered so, and not run again; the one refused in the batch changed
@@ -103,15 +133,15 @@ func (h *harness) testCommitAnswerLost(t *testing.T) {
 	p.sever.Store(false)
 	unknown[0].txID, unknown[2].txID = committedUnseen, committedUnseen
 	outcomes = append(outcomes, unknown...)
-	if p.dropped.Load() != 4 {
-		t.Fatalf("%d COMMIT answers lost, want 4", p.dropped.Load())
+	if p.dropped.Load() != 6 {
+		t.Fatalf("%d COMMIT answers lost, want 6 in all", p.dropped.Load())
 	}
 
 	s.checkLedgerByReference(outcomes)
 	for _, c := range []struct {
 		part, wid int64
 		want      stockroom.Units
-	}{{s.a.PartNo, 1, u(1)}, {s.a.PartNo, 2, u(6)}, {s.b.PartNo, 1, u(4)}, {s.b.PartNo, 2, u(5)}, {c.PartNo, 1, u(2)}, {c.PartNo, 2, u(4)}} {
+	}{{s.a.PartNo, 1, u(1)}, {s.a.PartNo, 2, u(7)}, {s.b.PartNo, 1, u(3)}, {s.b.PartNo, 2, u(5)}, {c.PartNo, 1, u(3)}, {c.PartNo, 2, u(4)}} {
 		if got := s.level(c.part, c.wid).InStock; got != c.want {
 			t.Errorf("item %d warehouse %d: inStock %s, want %s", c.part, c.wid, got, c.want)
 		}
@@ -134,6 +164,10 @@ type commitDropper struct {
 	dsn     string // the database's DSN, through the proxy
 	armed   atomic.Bool
 	dropped atomic.Int32
+	// before: the armed proxy breaks the connection on which a COMMIT is
+	// sent instead, before the database sees it: the transaction is
+	// rolled back, and its client cannot tell.
+	before atomic.Bool
 	// sever: the database is gone while set, from the next COMMIT answer
 	// lost: every connection through the proxy is closed, and new ones are
 	// closed as they come.
@@ -189,7 +223,7 @@ func startCommitDropper(t *testing.T, dsn string) *commitDropper {
 				continue
 			}
 			track(client, server)
-			p.wg.Go(func() { _, _ = io.Copy(server, client); server.Close() })
+			p.wg.Go(func() { p.requests(client, server); server.Close() })
 			p.wg.Go(func() { p.answers(server, client); client.Close() })
 		}
 	})
@@ -205,20 +239,12 @@ func startCommitDropper(t *testing.T, dsn string) *commitDropper {
 // either end closes, or until the armed proxy meets a COMMIT's answer.
 func (p *commitDropper) answers(server, client net.Conn) {
 	defer server.Close()
-	head := make([]byte, 5) // a message: its type, then its length with itself
 	for {
-		if _, err := io.ReadFull(server, head); err != nil {
+		head, body, err := readMessage(server, 5)
+		if err != nil {
 			return
 		}
-		n := int(binary.BigEndian.Uint32(head[1:])) - 4
-		if n < 0 {
-			return
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(server, body); err != nil {
-			return
-		}
-		if head[0] == 'C' && bytes.Equal(body, []byte("COMMIT\x00")) && p.armed.CompareAndSwap(true, false) {
+		if head[0] == 'C' && bytes.Equal(body, []byte("COMMIT\x00")) && !p.before.Load() && p.armed.CompareAndSwap(true, false) {
 			p.dropped.Add(1)
 			if p.sever.Load() {
 				p.cut()
@@ -229,4 +255,63 @@ func (p *commitDropper) answers(server, client net.Conn) {
 			return
 		}
 	}
+}
+
+// requests passes the client's messages on to the server, one by one,
+// until either end closes, or until the armed proxy, set to break a
+// connection before its COMMIT, meets one: the COMMIT's execution (a Bind
+// of a statement parsed from "COMMIT", or a simple query of it).
+func (p *commitDropper) requests(client, server net.Conn) {
+	defer client.Close()
+	head, body, err := readMessage(client, 4) // the startup message has no type
+	if err != nil {
+		return
+	}
+	if _, err := server.Write(append(head, body...)); err != nil {
+		return
+	}
+	commits := map[string]bool{} // prepared statements of COMMIT, by name
+	for {
+		head, body, err := readMessage(client, 5)
+		if err != nil {
+			return
+		}
+		commit := false
+		switch fields := bytes.SplitN(body, []byte{0}, 3); head[0] {
+		case 'P': // Parse: name, query, ...
+			if len(fields) > 1 {
+				commits[string(fields[0])] = strings.EqualFold(strings.TrimSpace(string(fields[1])), "COMMIT")
+			}
+		case 'B': // Bind: portal, statement, ...
+			commit = len(fields) > 1 && commits[string(fields[1])]
+		case 'Q': // a simple query
+			commit = strings.EqualFold(strings.TrimSpace(strings.TrimRight(string(body), "\x00")), "COMMIT")
+		}
+		if commit && p.before.Load() && p.armed.CompareAndSwap(true, false) {
+			p.dropped.Add(1)
+			return
+		}
+		if _, err := server.Write(append(head, body...)); err != nil {
+			return
+		}
+	}
+}
+
+// readMessage reads one message of PostgreSQL's protocol from r: its head,
+// of n bytes (its type and then its length with itself; the startup
+// message has only the length), and its body.
+func readMessage(r io.Reader, n int) (head, body []byte, err error) {
+	head = make([]byte, n)
+	if _, err := io.ReadFull(r, head); err != nil {
+		return nil, nil, err
+	}
+	size := int(binary.BigEndian.Uint32(head[n-4:])) - 4
+	if size < 0 {
+		return nil, nil, errors.New("a message shorter than its length")
+	}
+	body = make([]byte, size)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return nil, nil, err
+	}
+	return head, body, nil
 }
