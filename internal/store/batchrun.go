@@ -56,28 +56,20 @@ func (db *DB) runBatch(lane int, ms []*member) {
 		}
 		return nil
 	})
-	var lost *commitUnknown
-	if errors.As(err, &lost) {
-		var committed bool
-		if committed, err = db.commitOutcome(lost); committed {
-			err = nil
-		} else if err != nil {
-			// The batch may be durable: a member that changed something
-			// is answered so, and never run again. The others changed
-			// nothing either way, and run again, alone.
-			for _, m := range ms {
-				switch {
-				case m.again:
-				case m.err == nil:
-					m.err, m.reply = err, nil
-				default:
-					m.err, m.reply, m.again = nil, nil, true
-				}
+	if errors.Is(err, errOutcomeUnknown) {
+		// The batch may be durable: a member that changed something is
+		// answered so, and never run again. The others changed nothing
+		// either way, and run again, alone.
+		for _, m := range ms {
+			switch {
+			case m.again:
+			case m.err == nil:
+				m.err, m.reply = err, nil
+			default:
+				m.err, m.reply, m.again = nil, nil, true
 			}
-			return
-		} else {
-			err = lost
 		}
+		return
 	}
 	if err != nil {
 		// Nothing of the batch is durable, and its members' answers were

@@ -21,7 +21,8 @@ import (
 // would apply twice those it had committed. So each pipeline but the last
 // reads the transaction's id, once it has one (readXactID), and when the
 // answer is lost the store asks the database what became of that id
-// (pg_xact_status) on another connection: committed, its requests are
+// (pg_xact_status) on another connection, once its own is released
+// (DB.onLane, settleLostCommit): committed, its requests are
 // answered as they would have been; aborted, it failed as any transaction
 // does; and when the database cannot tell (it is not reachable, or the
 // transaction wrote nothing before its last pipeline, so its id was never
@@ -63,9 +64,8 @@ var errOutcomeUnknown = &stockroom.Error{Code: stockroom.EUNAVAILABLE, Message: 
 // commitUnknown is the error of a transaction whose COMMIT was sent and
 // whose answer was lost.
 type commitUnknown struct {
-	xid   int64 // 0 when it was not read
-	err   error
-	reply *stockroom.Reply // a lone transaction's answer to its key
+	xid int64 // 0 when it was not read
+	err error
 }
 
 func (e *commitUnknown) Error() string { return "the answer to COMMIT was lost: " + e.err.Error() }
@@ -87,12 +87,23 @@ func (t *Tx) commitFailed(err error) error {
 	return cu
 }
 
-// commitOutcome asks the database whether the transaction of a lost
-// COMMIT answer committed. It returns true or false once the database
-// says, or errOutcomeUnknown (wrapping why) when it cannot tell.
-func (db *DB) commitOutcome(cu *commitUnknown) (bool, error) {
+// errCommitRolledBack marks the error of a transaction whose COMMIT's
+// answer was lost and which the database says did not commit: nothing of
+// it is left, and it may run again.
+var errCommitRolledBack = errors.New("the database rolled the transaction back")
+
+// settleLostCommit turns the error of a transaction on a lane whose
+// COMMIT's answer was lost into what the database says became of it: nil
+// when it committed, errCommitRolledBack (wrapping the loss) when it did
+// not, and errOutcomeUnknown (wrapping why) when it cannot tell. Any other
+// error is returned as it is.
+func (db *DB) settleLostCommit(err error) error {
+	var cu *commitUnknown
+	if !errors.As(err, &cu) {
+		return err
+	}
 	if cu.xid == 0 {
-		return false, fmt.Errorf("%w (%w)", errOutcomeUnknown, cu)
+		return fmt.Errorf("%w (%w)", errOutcomeUnknown, cu)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(db.outcomeWait, commitOutcomeWait))
 	defer cancel()
@@ -101,14 +112,14 @@ func (db *DB) commitOutcome(cu *commitUnknown) (bool, error) {
 		err := db.write.QueryRowContext(ctx, `SELECT pg_xact_status($1::text::xid8)`, strconv.FormatInt(cu.xid, 10)).Scan(&status)
 		switch {
 		case err == nil && status.String == "committed":
-			return true, nil
+			return nil
 		case err == nil && status.String == "aborted":
-			return false, nil
+			return fmt.Errorf("%w (%w)", errCommitRolledBack, cu)
 		}
 		// In progress, or no answer yet: ask again.
 		select {
 		case <-ctx.Done():
-			return false, fmt.Errorf("%w (%w; transaction %d: %v, %q)", errOutcomeUnknown, cu, cu.xid, err, status.String)
+			return fmt.Errorf("%w (%w; transaction %d: %v, %q)", errOutcomeUnknown, cu, cu.xid, err, status.String)
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

@@ -75,16 +75,8 @@ func (db *DB) runAlone(lane int, m *member) {
 		if again {
 			db.batch.stats.deadlocks.Add(1)
 		}
-		var lost *commitUnknown
-		if errors.As(err, &lost) {
-			switch committed, oerr := db.commitOutcome(lost); {
-			case committed:
-				err, reply = nil, lost.reply
-			case oerr != nil:
-				err = oerr
-			default: // aborted: nothing of it is left, and the database answers
-				again = true
-			}
+		if errors.Is(err, errCommitRolledBack) { // nothing of it is left
+			again = true
 		}
 		if err == nil || attempt == maxAttempts || !again || ended(m.ctx) != nil {
 			m.err, m.reply = db.classify(err), reply
@@ -94,7 +86,10 @@ func (db *DB) runAlone(lane int, m *member) {
 }
 
 // onLane runs f on a transaction not yet begun on lane's connection: on
-// PostgreSQL one from the pool, on SQLite the one writer.
+// PostgreSQL one from the pool, on SQLite the one writer. On PostgreSQL,
+// when the answer to the transaction's COMMIT was lost, what it returns is
+// what the database says became of it (settleLostCommit): nil when it
+// committed.
 func (db *DB) onLane(ctx context.Context, lane int, f func(t *Tx) error) error {
 	if db.engine == SQLite {
 		w, err := db.liteWriter()
@@ -112,14 +107,16 @@ func (db *DB) onLane(ctx context.Context, lane int, f func(t *Tx) error) error {
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	return conn.Raw(func(driverConn any) error {
+	err = conn.Raw(func(driverConn any) error {
 		c, ok := driverConn.(*stdlib.Conn)
 		if !ok {
 			return fmt.Errorf("postgres connection is a %T", driverConn)
 		}
 		return f(&Tx{ctx: ctx, pg: c.Conn(), shard: lane, xid: new(int64)})
 	})
+	conn.Close()
+	// A lost COMMIT answer is asked about on another connection.
+	return db.settleLostCommit(err)
 }
 
 // run carries out one attempt of a transaction, rolling it back on any
@@ -131,9 +128,8 @@ func (t *Tx) run(key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) (*
 	}
 	if err != nil {
 		t.rollback()
-		var lost *commitUnknown
-		if errors.As(err, &lost) {
-			lost.reply = reply
+		if _, lost := errors.AsType[*commitUnknown](err); lost {
+			return reply, err // the answer if it committed (DB.onLane)
 		}
 		return nil, err
 	}
