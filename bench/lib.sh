@@ -86,7 +86,7 @@ measure_at() {
 # has ended: the shares stolen and idle, and the CPU time per UNIT (req or tx);
 # with WAL set, also the PostgreSQL log written per UNIT (see wal_now).
 machine() {
-  echo "stolen $(stolen "$1")%   idle $(idle "$1")%   cpu $(cpu_per_request "$1") µs/$2${WAL:+   wal $(wal_per_request "$1") /$2}"
+  echo "stolen $(stolen "$1")%   idle $(idle "$1")%   cpu $(cpu_per_request "$1") µs/$2${WAL:+   db $(db_per_request "$1") µs   wal $(wal_per_request "$1") /$2}"
 }
 
 # cpu_ticks: the machine's CPU time so far, in ticks, the part of it
@@ -106,19 +106,20 @@ machine() {
 # request costs.
 cpu_ticks() {
   awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; printf "%d %d %d", t, $9, $5 + $6; exit }' /proc/stat
-  if [ -n "${WAL:-}" ]; then echo " $(wal_now)"; else echo; fi
+  if [ -n "${WAL:-}" ]; then echo " $(wal_now) $(db_ticks)"; else echo; fi
 }
 # note_stolen "TICKS STOLEN IDLE" LOG: append to a run's LOG the percent of
 # the CPU time stolen, the percent idle, and the seconds of CPU time used
 # (neither stolen nor idle), since cpu_ticks read TICKS STOLEN IDLE, as its
 # last three lines; stolen LOG, idle LOG and busy LOG read them back.
 note_stolen() {
-  local t0 s0 i0 r0 f0 b0 t1 s1 i1 r1 f1 b1
-  read -r t0 s0 i0 r0 f0 b0 <<<"$1"
-  read -r t1 s1 i1 r1 f1 b1 <<<"$(cpu_ticks)"
+  local t0 s0 i0 r0 f0 b0 d0 t1 s1 i1 r1 f1 b1 d1
+  read -r t0 s0 i0 r0 f0 b0 d0 <<<"$1"
+  read -r t1 s1 i1 r1 f1 b1 d1 <<<"$(cpu_ticks)"
   awk -v t="$((t1 - t0))" -v s="$((s1 - s0))" -v i="$((i1 - i0))" -v hz="$(getconf CLK_TCK)" \
     'BEGIN { printf "stolen: %.0f%%\nidle: %.0f%%\nbusy: %.2f s\n", (t > 0 ? 100 * s / t : 0), (t > 0 ? 100 * i / t : 0), (t - s - i) / hz }' >>"$2"
   [ -z "$r0" ] || echo "wal: $((r1 - r0)) $((f1 - f0)) $((b1 - b0))" >>"$2"
+  [ -z "$d0" ] || awk -v d="$((d1 - d0))" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "db: %.2f s\n", d / hz }' >>"$2"
 }
 stolen() { awk '/^stolen: / { sub(/%$/, "", $2); print $2 }' "$1"; }
 # wal_now: PostgreSQL's write-ahead log so far, the whole cluster's
@@ -130,6 +131,29 @@ stolen() { awk '/^stolen: / { sub(/%$/, "", $2); print $2 }' "$1"; }
 # reads it and note_stolen records what a run wrote; it counts every
 # database's writes, so run nothing else on the cluster meanwhile.
 wal_now() { psql "$PGBASE/postgres" -AtF' ' -c "SELECT wal_records, wal_fpi, wal_bytes FROM pg_stat_wal"; }
+# db_ticks: the CPU time, in ticks, of the local PostgreSQL cluster's
+# processes so far: every live one's (backends, log writer, checkpointer)
+# and what the postmaster's exited children used (its cutime and cstime),
+# so that a backend that ends between two readings (pgbench closes its
+# connections as a run ends) still counts once. What the database itself
+# spends per request, beside the machine's whole CPU time: compared with
+# tpcb-like's whole transaction (database and pgbench together), it tells
+# whether any server could reach tpcb-like's rate with the statements it
+# sends, since the server's own work only adds to it.
+db_ticks() {
+  local pm
+  pm=$(pgrep -o -x postgres) || { echo 0; return; }
+  {
+    awk '{ sub(/^.*\) /, ""); print $14 + $15 }' "/proc/$pm/stat"
+    # A process may end between pgrep and cat: cat goes on to the next.
+    cat $(pgrep -x postgres | sed 's|.*|/proc/&/stat|') 2>/dev/null | awk '{ sub(/^.*\) /, ""); print $12 + $13 }'
+  } | awk '{ t += $1 } END { printf "%d", t }'
+}
+db_per_request() {
+  awk '/requests in/ { n = $1 } /^number of transactions actually processed:/ { n = $NF }
+    /^db: / { d = $2 }
+    END { if (n > 0) printf "%.0f", d * 1e6 / n }' "$1"
+}
 # wal_per_request LOG: the log records, full-page images and kilobytes a
 # request (or pgbench transaction) of LOG wrote.
 wal_per_request() {

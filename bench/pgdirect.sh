@@ -31,9 +31,13 @@
 # warm-up of each side (WARMUP each operation, default 10s; 0 skips it).
 # Within a round, server and direct alternate which goes first. Leave KEYS
 # unset: the scripts claim no idempotency key. Each run's line also shows
-# what a request (or transaction) wrote to the log (lib.sh's wal_now):
+# the CPU time PostgreSQL's processes spent per request (or transaction),
+# "db" (lib.sh's db_ticks), and what a request wrote to the log (wal_now):
 # records, full-page images and kilobytes, the database's work as no other
-# load on the host changes it; WAL= (empty) leaves it out.
+# load on the host changes it; WAL= (empty) leaves both out. When a
+# request's "db" alone reaches tpcb-like's whole "cpu" (database and
+# pgbench together), no server sending those statements can reach
+# tpcb-like's rate on this machine.
 #
 #   bash bench/pgdirect.sh                        # from the repository root
 #   ITEMS=1000 LOTS=30000 DURATION=5s ROUNDS=1 bash bench/pgdirect.sh
