@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"errors"
+	"iter"
 	"slices"
 	"strings"
 
@@ -25,11 +26,11 @@ import (
 // such members gives the same data and the same answers, and so does any
 // interleaving of their statements; and every order is a valid one, for
 // all the members of a batch were in flight at once. A lockstep runs them
-// so: each member's fn runs on a goroutine of its own, with a Tx whose
-// flush hands the member's queued statements to the coordinator and
-// waits; once every member still running is waiting, the coordinator
-// sends all their statements, member after member, as one pipeline, hands
-// each its results, and lets them go on. A batch of receipts is then two round
+// so: each member's fn runs as a coroutine of the coordinator (iter.Pull),
+// with a Tx whose flush hands the member's queued statements back to the
+// coordinator; once every member still running has stopped so, the
+// coordinator sends all their statements, member after member, as one
+// pipeline, hands each its results, and runs each on to its next flush. A batch of receipts is then two round
 // trips however many they are, with no savepoints.
 //
 // Members are isolated without a savepoint each, as follows. Their keys
@@ -52,10 +53,15 @@ import (
 type stepper struct {
 	m  *member
 	tx *Tx
-	// at is signalled when the member's fn stops: at a flush, or done.
-	at chan struct{}
-	// resume is the outcome of a flush, sent once its results are read.
-	resume chan error
+	// next runs the member's fn on until it stops at a flush (true) or
+	// returns (false); its flush stops by calling yield. The switch goes
+	// straight from the coordinator to the member and back (a coroutine
+	// of iter.Pull), never through the scheduler's queues, where a member
+	// goroutine, woken at each step, waited behind the HTTP handlers.
+	next  func() (struct{}, bool)
+	yield func(struct{}) bool
+	// resume is the outcome of a flush, set before next runs it on.
+	resume error
 	done   bool
 	wrote  bool // a statement of it that writes has been sent
 	reply  *stockroom.Reply
@@ -106,7 +112,7 @@ func (t *Tx) lockstep(ms []*member, lead []stmt, stats *writeCounts) (rest []*me
 	for len(run) > 0 {
 		steps := make([]*stepper, len(run))
 		for i, m := range run {
-			steps[i] = &stepper{m: m, at: make(chan struct{}), resume: make(chan error)}
+			steps[i] = &stepper{m: m}
 			steps[i].tx = &Tx{ctx: m.ctx, pg: t.pg, begun: true, shard: t.shard, step: steps[i]}
 		}
 		a, err := t.steps(steps, merge)
@@ -162,8 +168,8 @@ type attempt struct {
 	merged int
 }
 
-// steps runs one attempt of a lockstep: every member's fn, each on its own
-// goroutine, their flushes sent together, with their level statements
+// steps runs one attempt of a lockstep: every member's fn, each a
+// coroutine, their flushes sent together, with their level statements
 // merged when merge is true. It returns which members failed after a
 // write, or whose statement failed (the first of a pipeline's errors:
 // PostgreSQL ignores what follows it), or that a merged statement failed;
@@ -171,17 +177,17 @@ type attempt struct {
 // fn is running.
 func (t *Tx) steps(steps []*stepper, merge bool) (attempt, error) {
 	for _, s := range steps {
-		go func() {
+		s.next, _ = iter.Pull(func(yield func(struct{}) bool) {
+			s.yield = yield
 			s.reply, s.err = s.tx.applyClaimed(s.m.key, s.m.fn)
 			s.done = true
-			s.at <- struct{}{}
-		}()
+		})
 	}
 	a := attempt{failed: map[*stepper]bool{}}
 	active := steps
 	for len(active) > 0 {
 		for _, s := range active {
-			<-s.at
+			s.next()
 		}
 		var flushing []*stepper
 		for _, s := range active {
@@ -241,7 +247,7 @@ func (t *Tx) steps(steps []*stepper, merge bool) (attempt, error) {
 		}
 		a.merged += merged
 		for _, s := range flushing {
-			s.resume <- nil
+			s.resume = nil
 		}
 		active = flushing
 	}
@@ -280,14 +286,13 @@ func (t *Tx) claimKeys(ms []*member, lead []stmt) ([]*member, error) {
 	return run, nil
 }
 
-// stop stops the members waiting at a flush, which see the attempt
-// abandoned, and waits until every one has returned.
+// stop runs the members stopped at a flush on to their end: each of
+// their flushes returns errLockstepAbandoned.
 func (t *Tx) stop(waiting []*stepper) {
 	for _, s := range waiting {
-		s.resume <- errLockstepAbandoned
-	}
-	for _, s := range waiting {
-		<-s.at
+		s.resume = errLockstepAbandoned
+		for _, more := s.next(); more; _, more = s.next() {
+		}
 	}
 }
 
@@ -299,8 +304,8 @@ func (t *Tx) stepFlush() error {
 		t.queue = t.queue[:0]
 		return err
 	}
-	t.step.at <- struct{}{}
-	if err := <-t.step.resume; err != nil {
+	t.step.yield(struct{}{})
+	if err := t.step.resume; err != nil {
 		return err
 	}
 	return t.check()
