@@ -30,8 +30,9 @@ import (
 // with a Tx whose flush hands the member's queued statements back to the
 // coordinator; once every member still running has stopped so, the
 // coordinator sends all their statements, member after member, as one
-// pipeline, hands each its results, and runs each on to its next flush. A batch of receipts is then two round
-// trips however many they are, with no savepoints.
+// pipeline, hands each its results, and runs each on to its next flush.
+// A batch of receipts is then two round trips however many they are, with
+// no savepoints.
 //
 // Members are isolated without a savepoint each, as follows. Their keys
 // are claimed first, in a pipeline of their own, and a member whose key is
@@ -56,11 +57,12 @@ type stepper struct {
 	// next runs the member's fn on until it stops at a flush (true) or
 	// returns (false); its flush stops by calling yield. The switch goes
 	// straight from the coordinator to the member and back (a coroutine
-	// of iter.Pull), never through the scheduler's queues, where a member
-	// goroutine, woken at each step, waited behind the HTTP handlers.
+	// of iter.Pull), not through the scheduler's run queues, as a
+	// goroutine woken at each step would.
 	next  func() (struct{}, bool)
 	yield func(struct{}) bool
-	// resume is the outcome of a flush, set before next runs it on.
+	// resume is what the member's stopped flush returns: nil, or
+	// errLockstepAbandoned once stop has set it.
 	resume error
 	done   bool
 	wrote  bool // a statement of it that writes has been sent
@@ -246,9 +248,6 @@ func (t *Tx) steps(steps []*stepper, merge bool) (attempt, error) {
 			return a, err
 		}
 		a.merged += merged
-		for _, s := range flushing {
-			s.resume = nil
-		}
 		active = flushing
 	}
 	return a, nil
