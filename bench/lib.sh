@@ -86,7 +86,7 @@ measure_at() {
 # has ended: the shares stolen and idle, and the CPU time per UNIT (req or tx);
 # with WAL set, also the PostgreSQL log written per UNIT (see wal_now).
 machine() {
-  echo "stolen $(stolen "$1")%   idle $(idle "$1")%   cpu $(cpu_per_request "$1") µs/$2${WAL:+   db $(db_per_request "$1") µs   wal $(wal_per_request "$1") /$2}"
+  echo "stolen $(stolen "$1")%   idle $(idle "$1")%   cpu $(per_request "$1" busy) µs/$2${WAL:+   db $(per_request "$1" db) µs   wal $(wal_per_request "$1") /$2}"
 }
 
 # cpu_ticks: the machine's CPU time so far, in ticks, the part of it
@@ -149,28 +149,27 @@ db_ticks() {
     cat $(pgrep -x postgres | sed 's|.*|/proc/&/stat|') 2>/dev/null | awk '{ sub(/^.*\) /, ""); print $12 + $13 }'
   } | awk '{ t += $1 } END { printf "%d", t }'
 }
-db_per_request() {
-  awk '/requests in/ { n = $1 } /^number of transactions actually processed:/ { n = $NF }
-    /^db: / { d = $2 }
-    END { if (n > 0) printf "%.0f", d * 1e6 / n }' "$1"
-}
 # wal_per_request LOG: the log records, full-page images and kilobytes a
 # request (or pgbench transaction) of LOG wrote.
 wal_per_request() {
-  awk '/requests in/ { n = $1 } /^number of transactions actually processed:/ { n = $NF }
-    /^wal: / { r = $2; f = $3; b = $4 }
+  awk -v n="$(request_count "$1")" '/^wal: / { r = $2; f = $3; b = $4 }
     END { if (n > 0) printf "%.1f rec %.2f fpi %.1f kB", r / n, f / n, b / n / 1024 }' "$1"
 }
 idle() { awk '/^idle: / { sub(/%$/, "", $2); print $2 }' "$1"; }
-busy() { awk '/^busy: / { print $2 }' "$1"; }
-# cpu_per_request LOG: the machine's CPU time per request (or pgbench
-# transaction) of a wrk (or pgbench) LOG that note_stolen has ended, in
-# microseconds. With the rate and the idle share it tells a change that
-# costs less per request from one that only waits less (ARCHITECTURE.md,
-# Where the time goes (PostgreSQL)).
-cpu_per_request() {
-  awk -v b="$(busy "$1")" '/requests in/ { n = $1 } /^number of transactions actually processed:/ { n = $NF }
-    END { if (n > 0) printf "%.0f", b * 1e6 / n }' "$1"
+# request_count LOG: the requests of a wrk LOG, or the transactions of a
+# pgbench LOG.
+request_count() {
+  awk '/requests in/ { n = $1 } /^number of transactions actually processed:/ { n = $NF } END { print n + 0 }' "$1"
+}
+# per_request LOG NAME: the seconds of CPU time on the "NAME: " line that
+# note_stolen appended to LOG, per request (or pgbench transaction) of it,
+# in microseconds: busy, the machine's (with the rate and the idle share it
+# tells a change that costs less per request from one that only waits
+# less: ARCHITECTURE.md, Where the time goes (PostgreSQL)), or db, the
+# database's (db_ticks).
+per_request() {
+  awk -v n="$(request_count "$1")" -v name="$2:" '$1 == name { s = $2 }
+    END { if (n > 0) printf "%.0f", s * 1e6 / n }' "$1"
 }
 
 # wrk_ms LOG PERCENTILE: a latency percentile ("50%") from a wrk --latency
