@@ -79,6 +79,9 @@ func (db *DB) runAlone(lane int, m *member) {
 			again = true
 		}
 		if err == nil || attempt == maxAttempts || !again || ended(m.ctx) != nil {
+			if err != nil { // the answer stands only for a transaction committed
+				reply = nil
+			}
 			m.err, m.reply = db.classify(err), reply
 			return
 		}
@@ -120,7 +123,10 @@ func (db *DB) onLane(ctx context.Context, lane int, f func(t *Tx) error) error {
 }
 
 // run carries out one attempt of a transaction, rolling it back on any
-// error. It returns the key's answer as committed.
+// error. It returns the key's answer as it was sent to be committed, with
+// the error, if any: after a lost COMMIT answer the transaction may have
+// committed (DB.onLane settles it), so whether the answer stands is the
+// caller's to decide.
 func (t *Tx) run(key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) (*stockroom.Reply, error) {
 	reply, err := t.apply(key, fn)
 	if err == nil {
@@ -128,10 +134,7 @@ func (t *Tx) run(key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) (*
 	}
 	if err != nil {
 		t.rollback()
-		if _, lost := errors.AsType[*commitUnknown](err); lost {
-			return reply, err // the answer if it committed (DB.onLane)
-		}
-		return nil, err
+		return reply, err
 	}
 	if t.observe != nil {
 		t.observe(t.sends)
