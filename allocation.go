@@ -64,6 +64,21 @@ type OutboundLine struct {
 	Shipped            Units
 }
 
+// OrderLinesAction is what the store is told of an action on an order's
+// lines, carried out in one transaction: the order (its kind and number),
+// the ledger entry its changes are recorded under, and the client it is
+// for. The client's scopes judge the lines on the rows the transaction
+// locked, with no read before it: a line it does not see (SeesLine) is as
+// one the order lacks, an order none of whose lines it sees is as one that
+// does not exist, and every line the action touches must be in its scopes
+// (JudgeLines).
+type OrderLinesAction struct {
+	Kind  OrderKind
+	No    string
+	Entry LedgerEntry
+	By    *Principal
+}
+
 // Uncommitted is what a commit may still allocate to the line: its units
 // less what is committed, packed and shipped, never below 0.
 func (l OutboundLine) Uncommitted() Units {
@@ -112,7 +127,8 @@ func SumSteps(steps []AllocStep) AllocStep {
 
 // AllocLine names one order line in an order action (contract §11):
 // units, when the action takes them (absent: the action's default), and
-// for a commit the lot to take them from.
+// for a commit the lot to take them from (the other actions ignore
+// RecNo).
 type AllocLine struct {
 	Line  int64  `json:"line"`
 	Units *Units `json:"units,omitempty"`
@@ -130,19 +146,19 @@ type CommitRequest struct {
 // UncommitRequest releases committed (not packed) units (/Uncommit):
 // without lines every line's, without units a line's every one.
 type UncommitRequest struct {
-	Lines []AllocLine `json:"lines,omitempty"`
+	Lines []AllocLine `json:"lines,omitempty" ignore:"recno"`
 }
 
 // PackRequest turns committed units of lines into packed ones (/Pack).
 type PackRequest struct {
-	Lines []AllocLine `json:"lines"`
+	Lines []AllocLine `json:"lines" ignore:"recno"`
 }
 
 // ShipRequest ships lines' packed units, then committed ones (/Ship):
 // without lines every line's, without units a line's every one. Reference
 // (default: the order's number) and Remark go to the ledger.
 type ShipRequest struct {
-	Lines     []AllocLine `json:"lines,omitempty"`
+	Lines     []AllocLine `json:"lines,omitempty" ignore:"recno"`
 	Reference string      `json:"reference,omitzero"`
 	Remark    string      `json:"remark,omitzero"`
 }

@@ -20,6 +20,17 @@ func (k OrderKind) CheckOpen(no string, s OrderStatus, what string) error {
 	return Errorf(ECONFLICT, "%s %s is %s; only an open order can be %s.", k.Noun(), no, s, what)
 }
 
+// CheckShipsSomething refuses a ship that would ship nothing: one whose
+// lines (those named, else every line) have nothing committed or packed.
+// Answering 200 with no lines would let a client take an empty shipment for
+// a shipped order; shipped is how many lot steps the ship planned.
+func (k OrderKind) CheckShipsSomething(no string, shipped int) error {
+	if shipped > 0 {
+		return nil
+	}
+	return Errorf(ECONFLICT, "%s %s has nothing committed or packed to ship.", k.Noun(), no)
+}
+
 // CheckCancel refuses to cancel an order of which something has shipped:
 // it can be closed instead.
 func (k OrderKind) CheckCancel(no string, lines []OutboundLine) error {
@@ -76,7 +87,7 @@ func (l OutboundLine) CommitUnits(units *Units) (Units, error) {
 }
 
 // PlanCommit decides which lots' free units go to which wants, all of one
-// item, warehouse and owner, from candidates in DrawOrder (held lots give
+// item, warehouse and owner, from candidates in draw order (held lots give
 // nothing). Wants that name a lot take from it first; then the others, in
 // the order given, take the oldest lots first. It returns the steps of each
 // want, by index, and what each is short of its units.

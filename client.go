@@ -16,7 +16,10 @@ type Client struct {
 	Scope       Scope
 	// Owners are the owners whose stock the client may see and change
 	// (customerIDs; 0 is the house's own stock).
-	Owners   Scope
+	Owners Scope
+	// Reports are the reports the client may run (ReportIDs; none unless
+	// granted, see ParseReports).
+	Reports  Scope
 	ReadOnly bool
 	Enabled  bool
 	Created  time.Time
@@ -31,11 +34,23 @@ func (c *Client) Principal() *Principal {
 		Permissions: c.Permissions,
 		Scope:       c.Scope,
 		Owners:      c.Owners,
+		Reports:     c.Reports,
 		ReadOnly:    c.ReadOnly,
 	}
 }
 
 var clientIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// MaxClientIDLen is the longest client id.
+const MaxClientIDLen = 64
+
+// ValidClientID reports whether id is one a client can have: 1 to 64
+// letters, digits, '.', '_' or '-', starting with a letter or digit. The
+// token endpoint refuses any other without looking it up, and never logs it
+// (contract §14): it may be anything, a pasted secret included.
+func ValidClientID(id string) bool {
+	return len(id) <= MaxClientIDLen && clientIDPattern.MatchString(id)
+}
 
 // Secret length bounds: long enough that guessing is hopeless, short enough
 // for the password hash (bcrypt reads at most 72 bytes).
@@ -47,7 +62,7 @@ const (
 // Validate checks a client before it is stored.
 func (c *Client) Validate() error {
 	var v Validation
-	if !clientIDPattern.MatchString(c.ID) {
+	if !ValidClientID(c.ID) {
 		v.Add("id", "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit")
 	}
 	c.Name = strings.TrimSpace(c.Name)
@@ -84,12 +99,13 @@ type ClientChange struct {
 	Permissions []Permission
 	Scope       *Scope
 	Owners      *Scope
+	Reports     *Scope
 	ReadOnly    *bool
 }
 
 // IsEmpty reports whether the change changes nothing.
 func (ch *ClientChange) IsEmpty() bool {
-	return ch.Name == nil && ch.Permissions == nil && ch.Scope == nil && ch.Owners == nil && ch.ReadOnly == nil
+	return ch.Name == nil && ch.Permissions == nil && ch.Scope == nil && ch.Owners == nil && ch.Reports == nil && ch.ReadOnly == nil
 }
 
 // Validate checks the fields the change sets, as Client.Validate checks
@@ -127,6 +143,9 @@ func (ch *ClientChange) Apply(c *Client) bool {
 	if ch.Owners != nil && !ch.Owners.Equal(c.Owners) {
 		c.Owners, changed = ch.Owners.Clone(), true
 	}
+	if ch.Reports != nil && !ch.Reports.Equal(c.Reports) {
+		c.Reports, changed = ch.Reports.Clone(), true
+	}
 	if ch.ReadOnly != nil && *ch.ReadOnly != c.ReadOnly {
 		c.ReadOnly, changed = *ch.ReadOnly, true
 	}
@@ -148,6 +167,11 @@ func ValidateSecret(secret string) error {
 	}
 	return nil
 }
+
+// ErrTokenBusy is the answer to a token request that found every slot for
+// comparing client secrets taken for longer than it waits (contract §14: the
+// password hash work has a global cap). Retrying a moment later helps.
+var ErrTokenBusy = &Error{Code: EUNAVAILABLE, Message: "Too many token requests at once; retry shortly."}
 
 // Token is an issued bearer token as the client receives it.
 type Token struct {

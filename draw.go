@@ -32,7 +32,10 @@ type Withdrawal struct {
 }
 
 // LotSelection is the set of lots a draw may take from, for the store to
-// read (and lock) in DrawOrder. Zero fields do not narrow it.
+// read (and lock) in draw order: oldest received first (FIFO), then lowest
+// recNo (contract §7). A lot split off by a move keeps its source's
+// received and takes a new recNo, so the two orders differ after a split.
+// Zero fields do not narrow it.
 type LotSelection struct {
 	PartNo, WID int64
 	Owner       int64
@@ -48,10 +51,6 @@ type LotSelection struct {
 	// WithHeld includes held lots, which are left out otherwise.
 	WithHeld bool
 }
-
-// DrawOrder is the order in which draws take lots: oldest received first
-// (FIFO), then lowest recNo. Stores list candidates in it.
-const DrawOrder = "received, recNo"
 
 // Candidates returns the lots w may draw from: in stock, of its item in its
 // warehouse, matching every filter given. Held lots are read only when a lot
@@ -114,12 +113,13 @@ func (d Draw) SplitRecNo() int64 {
 }
 
 // Plan decides which lots give how much, drawing from the candidates in the
-// order given (DrawOrder). A lot gives only its units not allocated to
-// orders (Free), and those alone count as available. A held lot (which has
-// no allocation) gives nothing, unless w is a move that
-// names it by recNo; an issue or transfer that names a held lot is refused
-// as such. Too few units is ECONFLICT naming the requested and available
-// units; nothing is drawn then.
+// order given (draw order, see LotSelection). A lot gives only its units not
+// allocated to orders (Free), and those alone count as available. A held lot
+// (which has no allocation) gives nothing, unless w is a move that names it
+// by recNo; an issue or transfer that names a held lot is refused as such. Too few units is ECONFLICT naming the requested and available
+// units; nothing is drawn then. A withdrawal of no units that names a lot
+// by recNo (a whole-lot move) takes all the lot's free units, and is
+// ECONFLICT when it has none.
 func (w Withdrawal) Plan(candidates []Candidate) ([]Draw, error) {
 	var available Units
 	usable := make([]Candidate, 0, len(candidates))
@@ -138,6 +138,12 @@ func (w Withdrawal) Plan(candidates []Candidate) ([]Draw, error) {
 			usable = append(usable, c)
 			available = available.Add(c.Free())
 		}
+	}
+	if w.Units.IsZero() && w.RecNo != 0 {
+		if available.IsZero() {
+			return nil, Errorf(ECONFLICT, "Lot %d has no free units: none in stock here, or all committed to orders.", w.RecNo)
+		}
+		w.Units = available
 	}
 	if w.Units.Sign() <= 0 || available.Less(w.Units) {
 		return nil, &Error{Code: ECONFLICT, Message: fmt.Sprintf(
@@ -163,4 +169,14 @@ func CountUnits(u Units) string {
 		return u.String() + " unit"
 	}
 	return u.String() + " units"
+}
+
+// DrawnUnits is what the draws take in all: a withdrawal's units, as
+// planned (a whole-lot move names none).
+func DrawnUnits(draws []Draw) Units {
+	var sum Units
+	for _, d := range draws {
+		sum = sum.Add(d.Units)
+	}
+	return sum
 }

@@ -1,6 +1,8 @@
 package stockroom
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -25,35 +27,58 @@ const (
 type IdempotencyKey struct {
 	ClientID string
 	Key      string
-	// RequestHash identifies the request: a repeat must have the same.
+	// RequestHash identifies the request: a repeat must have the same. It
+	// is made from Method, Path and Body by the service, once the caller's
+	// permission is checked: until then it is empty, and Body is kept.
 	RequestHash string
+	Method      string
+	Path        string
+	Body        []byte
 	// Time is when the request arrived; the key expires IdempotencyTTL later.
 	Time time.Time
-	// Answer renders the answer to record from the result of the operation
-	// that succeeded. The HTTP layer sets it: the answer is its business.
-	Answer func(result any) Reply
+	// Status is what a success of the request answers with, set by the
+	// layer that answers it before the write runs: the store records it,
+	// with the write's result as MarshalAnswer encodes it, as the key's
+	// answer. Data, not a callback: the store never calls up into the
+	// layer that renders answers.
+	Status int
 	// Recorded is the answer recorded with the change, once committed.
-	Recorded *Reply
+	Recorded *RecordedAnswer
 }
 
-// Reply is an answer as recorded for an idempotency key.
-type Reply struct {
-	Status      int
-	ContentType string
-	Location    string
-	Body        []byte
+// RecordedAnswer is an answer as recorded for an idempotency key and given
+// again, byte for byte, to every repeat of its request: the status, and the
+// body, JSON. Whatever else the answer carries (its headers) the layer that
+// writes it derives from these.
+type RecordedAnswer struct {
+	Status int
+	Body   []byte
+}
+
+// MarshalAnswer is the one JSON form of an answer's body, as the server
+// writes a result and the store records it for an idempotency key: HTML
+// characters as they are, and a final newline. The first answer and its
+// replays are thus the same bytes.
+func MarshalAnswer(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encoding a %T answer: %w", v, err)
+	}
+	return b.Bytes(), nil
 }
 
 // Replayed is the outcome of a request whose idempotency key was answered
-// before: Reply is that answer, to be given again.
+// before: Answer is that answer, to be given again.
 type Replayed struct {
-	Reply Reply
+	Answer RecordedAnswer
 }
 
 // Error implements error; a replay is returned as one so that it stops the
 // operation before it changes anything.
 func (r *Replayed) Error() string {
-	return fmt.Sprintf("idempotency key answered before with status %d", r.Reply.Status)
+	return fmt.Sprintf("idempotency key answered before with status %d", r.Answer.Status)
 }
 
 // Refusals of a repeated key.

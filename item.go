@@ -63,19 +63,24 @@ const (
 // take their zero value on create. Go's new(expr) fills the pointers:
 // Description: new("Hex bolt M8x40").
 type ItemChange struct {
+	// The item's fields the server writes, which a PUT of the whole item
+	// as read may carry: neither read nor unknown.
+	_ struct{} `readonly:"partNo,created,modified,createdBy"`
 	// ShortID is the SKU: required, 1 to 64 characters, unique regardless of
 	// letter case. On update it names the item to change; it cannot be
 	// renamed.
 	ShortID     string  `json:"shortID"`
 	Description *string `json:"description,omitempty"`
-	Category    *int64  `json:"category,omitempty"`
+	// Category is also read as categoryID, UOM as unit, and Discontinued
+	// as the inverse of active (contract §6).
+	Category    *int64  `json:"category,omitempty" alias:"categoryID"`
 	SubCategory *int64  `json:"subCategory,omitempty"`
-	UOM         *string `json:"uOM,omitempty"`
+	UOM         *string `json:"uOM,omitempty" alias:"unit"`
 	PutUp       *string `json:"putUp,omitempty"`
 	Units       *Units  `json:"units,omitempty"`
 	DfltOwner   *int64  `json:"dfltOwner,omitempty"`
 	// Discontinued set to false on update reactivates a discontinued item.
-	Discontinued *bool `json:"discontinued,omitempty"`
+	Discontinued *bool `json:"discontinued,omitempty" inverse:"active"`
 }
 
 // Validate checks every field of the change and reports every failure at

@@ -104,12 +104,14 @@ const (
 	TxShip         TxType = "ship"
 	TxOrderRelease TxType = "order-release"
 
-	// TxAssemble records a work order's completion (contract §11): one
-	// entry per component line, issuing its consumed units from their lots
-	// (lot lines, inStock down; committed down by what was allocated), with
-	// the order's number and line in its details, and one entry receiving
-	// the products as a new lot (the order's number in its details, no
-	// line).
+	// TxAssemble records a work order's completion (contract §11) as one
+	// entry of several items: its item the product, received as a new lot
+	// (its first lot line); then every lot a component's units came from
+	// (lot lines of the component's item, negative; figures take each
+	// component's committed down by what was allocated); the order's number
+	// and, per component line, the units consumed in its details.
+	// (Completions before schema 15 wrote an entry per component line and
+	// one for the products.)
 	TxAssemble TxType = "assemble"
 )
 

@@ -193,7 +193,10 @@ type OrderFilter struct {
 type OrderLineRefusal struct {
 	Line int64
 	Name string
-	Err  error
+	// ID is the id of what was refused (the warehouse, the customer), for
+	// a refusal that names the command that would set it right.
+	ID  int64
+	Err error
 }
 
 func (e *OrderLineRefusal) Error() string {

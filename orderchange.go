@@ -51,7 +51,10 @@ func (c OrderChange) Apply(o AnyOrder) (bool, error) {
 	if party := h.Kind.Party(); c.PartyID != 0 && c.PartyID != *h.PartyID {
 		v.Add(party.IDField(), "cannot change: cancel the order and place another with the new "+string(party))
 	}
-	changed := setIf(&h.Reference, c.Reference) || setIf(&h.Remark, c.Remark)
+	// Each setter runs whatever the others did: in `a || b` a change of the
+	// reference would skip the remark.
+	changed := setIf(&h.Reference, c.Reference)
+	changed = setIf(&h.Remark, c.Remark) || changed
 	changed = setTimeIf(&h.OrderDate, c.OrderDate) || changed
 	if c.DueDate != nil && (*h.DueDate == nil || !(*h.DueDate).Equal(*c.DueDate)) {
 		*h.DueDate, changed = c.DueDate, true

@@ -26,10 +26,11 @@ type OrderLineRequest struct {
 	// none. Shipping orders have no price: the server ignores it there.
 	UnitPrice *Units `json:"unitPrice,omitempty"`
 	// Warehouse is the wid the units are for (purchase) or from
-	// (shipping): required for a new line.
-	Warehouse int64 `json:"warehouse,omitzero"`
+	// (shipping): required for a new line. It is also read as wid.
+	Warehouse int64 `json:"warehouse,omitzero" alias:"wid"`
 	// Owner is whose stock the units are, a customerID or customer ShortID
-	// (0: the house); a new line's default is the item's dfltOwner (on a
+	// (0: the house); a new line's default is the client's own owner when
+	// it is limited to exactly one, else the item's dfltOwner (on a
 	// shipping order, the order's owner first).
 	Owner *OwnerRef `json:"owner,omitempty"`
 }

@@ -30,6 +30,8 @@ const (
 // nil fields are left as they are, or take their zero value on create. The
 // id (customerID, vendorID) is assigned and never changes.
 type PartyChange struct {
+	// The record's fields the server writes: neither read nor unknown.
+	_ struct{} `readonly:"customerID,vendorID,created,modified"`
 	// ShortID is required, 1 to 64 characters, unique per kind regardless
 	// of letter case. On update it names the record to change; it cannot be
 	// renamed.
@@ -90,6 +92,8 @@ func (c *PartyChange) Apply(p *Party) bool {
 // CategoryChange is a create or partial update of a category, the body of
 // POST and PUT /Category.
 type CategoryChange struct {
+	// The category's fields the server writes: neither read nor unknown.
+	_ struct{} `readonly:"created,modified"`
 	// CategoryID names the category to change. On create it is optional:
 	// 0 takes the next id after the largest.
 	CategoryID  int64   `json:"categoryID,omitempty"`

@@ -11,6 +11,9 @@ import (
 // which names the order by PONo). On a change, fields left out (nil) stay
 // as they are.
 type PurchaseOrderRequest struct {
+	// The order's fields the server writes, which a PUT of the whole order
+	// as read may carry: neither read nor unknown.
+	_ struct{} `readonly:"vendor,status,totalLines,totalValue,created,modified"`
 	// PONo is the order's number: on a new order optional (PO-000001 and
 	// so on is assigned when absent), on a change required. At most 50
 	// characters, unique without regard to letter case.
@@ -26,7 +29,7 @@ type PurchaseOrderRequest struct {
 	// Lines are a new order's lines (1 to MaxOrderLines, numbered 1, 2, ...
 	// in the order given), or a change's: a line with LineNo changes that
 	// line, one without is added.
-	Lines []PurchaseLineRequest `json:"lines,omitempty"`
+	Lines []PurchaseLineRequest `json:"lines,omitempty" readonly:"partNo,shortID,description,warehouseName,unitsReceived,unitsInTransit,unitsRejected,unitsDue"`
 }
 
 // PurchaseLineRequest is one line of a PurchaseOrderRequest.

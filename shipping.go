@@ -54,20 +54,25 @@ func (o ShippingOrder) Seen(scope Scope, owners *Scope) (seen ShippingOrder, ok 
 // one (SONo optional: SO-000001 and so on), PUT /ShippingOrder changes the
 // one SONo names, and what a PUT leaves out (nil) stays as it is.
 type ShippingOrderRequest struct {
-	SONo string `json:"soNo,omitempty"`
+	// The order's fields the server writes, which a PUT of the whole order
+	// as read may carry: neither read nor unknown.
+	_    struct{} `readonly:"customer,status,totalLines,created,modified"`
+	SONo string   `json:"soNo,omitempty"`
 	// CustomerID (a customerID or ShortID) is whom the order ships to: an
 	// active customer, required when placing, never changed.
 	CustomerID *OwnerRef `json:"customerID,omitempty"`
 	// Owner, when given, is whose stock a new line of the request ships
-	// if it names no owner itself, before the item's dfltOwner. The order
+	// if it names no owner itself, before the client's own owner (when it
+	// is limited to exactly one) and the item's dfltOwner. The order
 	// does not keep it.
 	Owner *OwnerRef `json:"owner,omitempty"`
 	// OrderDate defaults to now; ShipDate is when the order is to ship.
-	OrderDate *time.Time            `json:"orderDate,omitempty"`
-	ShipDate  *time.Time            `json:"shipDate,omitempty"`
-	Reference *string               `json:"reference,omitempty"`
-	Remark    *string               `json:"remark,omitempty"`
-	Lines     []ShippingLineRequest `json:"lines,omitempty"` // a line's UnitPrice is ignored
+	OrderDate *time.Time `json:"orderDate,omitempty"`
+	ShipDate  *time.Time `json:"shipDate,omitempty"`
+	Reference *string    `json:"reference,omitempty"`
+	Remark    *string    `json:"remark,omitempty"`
+	// Lines: a line's UnitPrice is ignored.
+	Lines []ShippingLineRequest `json:"lines,omitempty" readonly:"partNo,shortID,description,warehouseName,unitsCommitted,unitsPacked,unitsShipped" ignore:"unitPrice"`
 }
 
 // ShippingLineRequest is one line of a ShippingOrderRequest.

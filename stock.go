@@ -20,6 +20,12 @@ var ErrWarehouseInactive = &Error{Code: ECONFLICT, Message: "The warehouse is in
 
 var ErrDiscontinued = &Error{Code: ECONFLICT, Message: "The item is discontinued and cannot be received."}
 
+// HoldChange puts the lot RecNo on hold (Hold) or releases it.
+type HoldChange struct {
+	RecNo int64
+	Hold  bool
+}
+
 // Receipt is a validated receive, its item resolved: one new lot.
 type Receipt struct {
 	PartNo int64
@@ -64,7 +70,10 @@ type Transaction struct {
 	Time     time.Time `json:"time"`
 	ClientID string    `json:"clientID"`
 	// Owner is whose stock the transaction changed.
-	Owner      int64             `json:"owner"`
+	Owner int64 `json:"owner"`
+	// PartNo and ShortID are the transaction's item: the item of every
+	// line and figure, but for an assemble entry, whose item is the
+	// product and whose lines and figures are also of its components.
 	PartNo     int64             `json:"partNo"`
 	ShortID    string            `json:"shortID"`
 	WID        int64             `json:"wid"`
@@ -77,28 +86,33 @@ type Transaction struct {
 	Remark     string            `json:"remark"`
 	Details    map[string]any    `json:"details"`
 	Lines      []TransactionLine `json:"lines"`
-	// Figures are the transaction's changes to the figures of its item and
-	// owner that are not lots' units (onOrder, aSN, committed, packed), per
-	// warehouse; absent when it changed none.
+	// Figures are the transaction's changes to the figures of its owner
+	// that are not lots' units (onOrder, aSN, committed, packed), per item
+	// and warehouse; absent when it changed none.
 	Figures []TransactionFigure `json:"figures,omitempty"`
 }
 
 // TransactionFigure is a transaction's signed change to the order figures
-// of its item and owner in one warehouse.
+// of one item and its owner in one warehouse.
 type TransactionFigure struct {
-	WID       int64 `json:"wid"`
-	OnOrder   Units `json:"onOrder"`
-	ASN       Units `json:"aSN"`
-	Committed Units `json:"committed"`
-	Packed    Units `json:"packed"`
+	WID       int64  `json:"wid"`
+	PartNo    int64  `json:"partNo"`
+	ShortID   string `json:"shortID"`
+	OnOrder   Units  `json:"onOrder"`
+	ASN       Units  `json:"aSN"`
+	Committed Units  `json:"committed"`
+	Packed    Units  `json:"packed"`
 }
 
-// TransactionLine is one lot's signed change in a transaction.
+// TransactionLine is one lot's signed change in a transaction, with the
+// lot's item.
 type TransactionLine struct {
-	RecNo int64  `json:"recNo"`
-	WID   int64  `json:"wid"`
-	Spot  string `json:"spot"`
-	Units Units  `json:"units"`
+	RecNo   int64  `json:"recNo"`
+	PartNo  int64  `json:"partNo"`
+	ShortID string `json:"shortID"`
+	WID     int64  `json:"wid"`
+	Spot    string `json:"spot"`
+	Units   Units  `json:"units"`
 }
 
 // LotFilter narrows a lot list.

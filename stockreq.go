@@ -46,7 +46,8 @@ type ReceiveRequest struct {
 	PONo  string `json:"poNo,omitempty"`
 	JobID int64  `json:"jobid,omitzero"`
 	// Owner is whose stock it is: a customerID or customer ShortID, 0 for
-	// the house; absent, the item's dfltOwner.
+	// the house; absent, the client's own owner when it is limited to
+	// exactly one, else the item's dfltOwner.
 	Owner *OwnerRef `json:"owner,omitempty"`
 }
 
@@ -73,7 +74,8 @@ type IssueRequest struct {
 	ProdID string `json:"prodID,omitempty"`
 	RecNo  int64  `json:"recno,omitzero"`
 	Line   int64  `json:"line,omitzero"`
-	// Owner is whose lots are drawn (one owner's only); absent, the item's
+	// Owner is whose lots are drawn (one owner's only); absent, the
+	// client's own owner when it is limited to exactly one, else the item's
 	// dfltOwner.
 	Owner *OwnerRef `json:"owner,omitempty"`
 }
@@ -82,11 +84,19 @@ type IssueRequest struct {
 // the oldest matching lots first. A whole lot moves in place (keeping its
 // recNo); part of a lot splits off into a new lot at the destination. Held
 // lots move only when named by RecNo.
+//
+// A move by RecNo needs only the lot and a destination: ItemID, WID,
+// FromSpot and Owner default to the lot's (given, they must be the lot's),
+// and Units to its free units (not committed to orders), so that the whole
+// lot moves.
 type MoveRequest struct {
-	ItemID string `json:"itemID"`
-	Units  Units  `json:"units"`
-	// WID is the warehouse the stock is in.
-	WID int64 `json:"wid"`
+	// ItemID is the ShortID of the item moved: required without RecNo.
+	ItemID string `json:"itemID,omitempty"`
+	// Units is the quantity, above 0: required without RecNo; with it,
+	// zero (absent) is the lot's free units.
+	Units Units `json:"units,omitzero"`
+	// WID is the warehouse the stock is in: required without RecNo.
+	WID int64 `json:"wid,omitzero"`
 	// FromSpot keeps the lots in this bin.
 	FromSpot string `json:"fromSpot,omitempty"`
 	// ToSpot is the destination bin; new("") is the blank spot. ToSpot,
@@ -105,8 +115,9 @@ type MoveRequest struct {
 	// Received keeps the lots received on this UTC day (its time of day is
 	// ignored).
 	Received *time.Time `json:"received,omitempty"`
-	// Owner is whose lots move (one owner's only); absent, the item's
-	// dfltOwner.
+	// Owner is whose lots move (one owner's only); absent, the lot's owner
+	// for a move by RecNo, else the client's own owner when it is limited
+	// to exactly one, else the item's dfltOwner.
 	Owner *OwnerRef `json:"owner,omitempty"`
 }
 
@@ -143,9 +154,21 @@ func (r *IssueRequest) Validate(v *Validation) {
 }
 
 // Validate checks a move's fields: it needs a destination, and one that is
-// not where the stock already is.
+// not where the stock already is. A move by RecNo may leave out what the
+// lot says (see MoveRequest); its destination is checked against the lot
+// once it is read (CheckDestination).
 func (r *MoveRequest) Validate(v *Validation) {
-	r.ItemID = checkStockLine(v, r.ItemID, r.Units, r.WID)
+	if r.RecNo == 0 || v.Has("recno") {
+		r.ItemID = checkStockLine(v, r.ItemID, r.Units, r.WID)
+	} else {
+		if r.ItemID = strings.TrimSpace(r.ItemID); r.ItemID != "" {
+			ValidateKey(v, "itemID", r.ItemID)
+		}
+		if !r.Units.IsZero() {
+			checkQuantity(v, "units", r.Units)
+		}
+		checkID(v, "wid", r.WID, false)
+	}
 	checkID(v, "shipToWid", r.ShipToWID, false)
 	checkID(v, "recno", r.RecNo, false)
 	to := ""
@@ -156,13 +179,25 @@ func (r *MoveRequest) Validate(v *Validation) {
 	checkTexts(v, map[string]textField{
 		"fromSpot": {r.FromSpot, MaxSpotLen}, "toSpot": {to, MaxSpotLen}, "transitSlip": {r.TransitSlip, MaxReferenceLen},
 	})
+	var from *string
+	if r.FromSpot != "" {
+		from = &r.FromSpot
+	}
+	r.CheckDestination(v, from)
+}
+
+// CheckDestination checks where a move goes against where its stock is:
+// warehouse WID (0: not known yet, as for a move by RecNo before its lot
+// is read) and spot from (nil: any).
+func (r *MoveRequest) CheckDestination(v *Validation, from *string) {
 	sameWarehouse := r.ShipToWID == 0 || r.ShipToWID == r.WID
 	switch {
 	case r.ToSpot == nil && r.ShipToWID == 0:
 		v.Add("toSpot", "is required: give toSpot, shipToWid or both")
+	case r.WID == 0:
 	case r.IsTransfer() && r.ShipToWID == r.WID:
 		v.Add("shipToWid", "is the warehouse the stock is in; a transit (transitSlip) goes to another warehouse")
-	case sameWarehouse && r.ToSpot != nil && r.FromSpot != "" && *r.ToSpot == r.FromSpot:
+	case sameWarehouse && r.ToSpot != nil && from != nil && strings.TrimSpace(*r.ToSpot) == strings.TrimSpace(*from):
 		v.Add("toSpot", "is where the stock already is")
 	case sameWarehouse && r.ToSpot == nil:
 		v.Add("shipToWid", "is the warehouse the stock is in; give toSpot to move within it")

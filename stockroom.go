@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // Error codes are the machine-readable values of the error object's "error"
@@ -39,6 +40,7 @@ const (
 	MsgOutOfScope      = "Warehouse is outside the client's authorized scope."
 	MsgOwnerOutOfScope = "Owner is outside the client's authorized scope."
 	MsgNoPermission    = "Insufficient permissions."
+	MsgReportDenied    = "Report access denied."
 	MsgValidation      = "Model validation failed."
 	MsgInternal        = "Internal error."
 	MsgInvalidClient   = "Invalid client credentials."
@@ -54,8 +56,9 @@ type Error struct {
 	Code string
 	// Message is a human-readable sentence safe to show to the client.
 	Message string
-	// Details maps field names to their validation messages; only set for
-	// EINVALID.
+	// Details maps field names to their validation messages for EINVALID;
+	// for any code, the refusal of an atomic batch names there the
+	// operation refused ("operations[3]").
 	Details map[string][]string
 }
 
@@ -111,13 +114,34 @@ type Validation struct {
 	details map[string][]string
 }
 
-// Add records msg against field.
+// MaxProblemFields bounds the fields one refusal names. A request meant to
+// succeed never fails in more (an order of a thousand lines with every field
+// wrong comes to fewer); a body made to fail everywhere would otherwise make
+// its answer, and the work of building it, many times its own size. The
+// problems of further fields are left out; the request is refused all the
+// same.
+const MaxProblemFields = 10_000
+
+// Add records msg against field. A message the field has already is not
+// repeated: a body can hold the same fault many times over, and its answer
+// should not grow with each. Past MaxProblemFields fields, a new field is
+// not recorded.
 func (v *Validation) Add(field, msg string) {
 	if v.details == nil {
 		v.details = make(map[string][]string)
 	}
-	v.details[field] = append(v.details[field], msg)
+	msgs, known := v.details[field]
+	if !known && v.Full() {
+		return
+	}
+	if !slices.Contains(msgs, msg) {
+		v.details[field] = append(msgs, msg)
+	}
 }
+
+// Full reports whether v names MaxProblemFields fields, all a refusal may:
+// a search for more problems may stop.
+func (v *Validation) Full() bool { return len(v.details) >= MaxProblemFields }
 
 // Has reports whether field already has an error, so later checks on the same
 // field can be skipped.
@@ -135,12 +159,14 @@ func (v *Validation) Merge(err error) bool {
 	if !errors.As(err, &e) || e.Code != EINVALID {
 		return false
 	}
-	had := make([]string, 0, len(v.details))
+	// Looked up by a folded key, not compared pairwise: a request can bring
+	// thousands of problems to each side.
+	had := make(map[string]bool, len(v.details))
 	for f := range v.details {
-		had = append(had, f)
+		had[foldField(f)] = true
 	}
 	for field, msgs := range e.Details {
-		if slices.ContainsFunc(had, func(f string) bool { return strings.EqualFold(f, field) }) {
+		if had[foldField(field)] {
 			continue
 		}
 		for _, m := range msgs {
@@ -148,6 +174,22 @@ func (v *Validation) Merge(err error) bool {
 		}
 	}
 	return true
+}
+
+// foldField is the key under which a field is found in any letter case:
+// each character replaced by the least of its simple case-folding orbit, so
+// that two names have one key exactly when strings.EqualFold holds.
+func foldField(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
 }
 
 // Err returns the collected failures as an EINVALID *Error, or nil if there

@@ -1,7 +1,9 @@
 package stockroom_test
 
 import (
+	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -89,6 +91,39 @@ func TestAuthorizeOrder(t *testing.T) {
 	}
 }
 
+// TestJudgeLines: a client sees an order's line in its warehouses and of
+// its owners; an action touching lines it sees none of finds nothing, and
+// one touching a line outside either scope is refused for the first such
+// line, warehouse before owner.
+func TestJudgeLines(t *testing.T) {
+	p := &stockroom.Principal{Scope: stockroom.Scope{IDs: []int64{1, 2}}, Owners: stockroom.Scope{IDs: []int64{0, 7}}}
+	type line struct{ wid, owner int64 }
+	for _, tc := range []struct {
+		name  string
+		lines []line
+		want  string // message, "" for allowed
+	}{
+		{"AllInScope", []line{{1, 0}, {2, 7}}, ""},
+		{"NoneSeen", []line{{3, 0}, {1, 5}}, stockroom.ErrNotFound.Message},
+		{"NoLines", nil, stockroom.ErrNotFound.Message},
+		{"OneOutOfWarehouses", []line{{1, 0}, {3, 0}}, stockroom.MsgOutOfScope},
+		{"OneOfAnotherOwner", []line{{1, 5}, {1, 0}}, stockroom.MsgOwnerOutOfScope},
+		{"WarehouseBeforeOwner", []line{{1, 0}, {3, 5}}, stockroom.MsgOutOfScope},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, l := range tc.lines {
+				if seen := p.SeesLine(l.wid, l.owner); seen != (l.wid <= 2 && (l.owner == 0 || l.owner == 7)) {
+					t.Errorf("SeesLine(%d, %d) = %v", l.wid, l.owner, seen)
+				}
+			}
+			err := p.JudgeLines(len(tc.lines), func(i int) (int64, int64) { return tc.lines[i].wid, tc.lines[i].owner })
+			if stockroom.ErrorMessage(err) != tc.want {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
 func TestParseTime(t *testing.T) {
 	utc := func(s string) time.Time {
 		v, err := time.Parse(time.RFC3339Nano, s)
@@ -151,9 +186,30 @@ func TestValidation(t *testing.T) {
 	v.Add("a", "x")
 	v.Add("a", "y")
 	v.Add("b", "z")
+	v.Add("a", "x") // said once is enough
 	err := v.Err().(*stockroom.Error)
 	if err.Code != stockroom.EINVALID || err.Message != "Model validation failed." || len(err.Details["a"]) != 2 || len(err.Details["b"]) != 1 {
 		t.Fatalf("%+v", err)
+	}
+	// A refusal names at most MaxProblemFields fields.
+	var full stockroom.Validation
+	for i := range stockroom.MaxProblemFields + 5 {
+		full.Add(fmt.Sprint("f", i), "fails")
+	}
+	full.Add("f0", "fails again")
+	if d := full.Err().(*stockroom.Error).Details; len(d) != stockroom.MaxProblemFields || !full.Full() || len(d["f0"]) != 2 {
+		t.Fatalf("%d fields named, f0 %v", len(d), d["f0"])
+	}
+	// Merge leaves a field v has in any letter case (as strings.EqualFold
+	// sees it: K, k and the Kelvin sign are one letter) to v's own problems.
+	var m stockroom.Validation
+	m.Add("Units", "first")
+	m.Add("\u212aey", "first")
+	m.Merge(&stockroom.Error{Code: stockroom.EINVALID, Details: map[string][]string{
+		"units": {"second"}, "key": {"second"}, "wid": {"second"}, "kez": {"second"}}})
+	want := map[string][]string{"Units": {"first"}, "\u212aey": {"first"}, "wid": {"second"}, "kez": {"second"}}
+	if got := m.Err().(*stockroom.Error).Details; !reflect.DeepEqual(got, want) {
+		t.Fatalf("merged %v, want %v", got, want)
 	}
 	var c stockroom.Client
 	c.ID, c.Name = "bad id!", ""

@@ -46,6 +46,14 @@ type Transit struct {
 	Lines    []TransitLine `json:"lines"`
 }
 
+// TransitAction is what the store is told of an action on transit ID (a
+// receipt or a cancel), carried out in one transaction: the transit and the
+// ledger entry its changes are recorded under.
+type TransitAction struct {
+	ID    int64
+	Entry LedgerEntry
+}
+
 // TransitLine is one part of a transit: units of one item and owner, from
 // one source lot (a transfer) or for one purchase order line (a notice).
 type TransitLine struct {

@@ -109,8 +109,14 @@ func checkLineCount(v *Validation, n int, required bool) {
 	case n == 0 && required:
 		v.Add("lines", "is required: give at least one line")
 	case n > MaxOrderLines:
-		v.Add("lines", fmt.Sprintf("must have at most %d elements", MaxOrderLines))
+		v.Add("lines", TooManyElements(MaxOrderLines))
 	}
+}
+
+// TooManyElements is the problem of an array field (lines, components) that
+// holds more than max elements.
+func TooManyElements(max int) string {
+	return fmt.Sprintf("must have at most %d elements", max)
 }
 
 // TransitReceiveResult is the answer to a receipt of a transit: the transit

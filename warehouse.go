@@ -138,3 +138,14 @@ var DefaultReasonCodes = []ReasonCode{
 
 // DefaultWarehouse is the warehouse a fresh database starts with.
 var DefaultWarehouse = Warehouse{ID: 1, Name: "Main", Active: true}
+
+// Bootstrap is what a fresh database is given, once in its life: its first
+// warehouse, its reason codes and its administrator client (with the hash
+// of the client's secret), at Time.
+type Bootstrap struct {
+	Warehouse   Warehouse
+	ReasonCodes []ReasonCode
+	Admin       *Client
+	SecretHash  string
+	Time        time.Time
+}

@@ -1,7 +1,5 @@
 package stockroom
 
-import "net/http"
-
 // The wire forms the API and the SDK share, defined once for both sides.
 
 // Envelope is the paging envelope of the specification, one page of a list
@@ -41,25 +39,7 @@ type ErrorBody struct {
 	Code string `json:"error"`
 	// Message is the human-readable sentence.
 	Message string `json:"message"`
-	// Details maps each failing field to its messages; only for
-	// EINVALID.
+	// Details maps each failing field to its messages (EINVALID), or,
+	// for any code, names the operation of a batch that was refused.
 	Details map[string][]string `json:"details"`
-}
-
-// StatusByCode is the one table from error code to HTTP status.
-var StatusByCode = map[string]int{
-	EBADREQUEST:     http.StatusBadRequest,
-	EINVALID:        http.StatusBadRequest,
-	EUNAUTHORIZED:   http.StatusUnauthorized,
-	EFORBIDDEN:      http.StatusForbidden,
-	ENOTFOUND:       http.StatusNotFound,
-	EMETHOD:         http.StatusMethodNotAllowed,
-	ECONFLICT:       http.StatusConflict,
-	ETOOLARGE:       http.StatusRequestEntityTooLarge,
-	EUNSUPPORTED:    http.StatusUnsupportedMediaType,
-	EIDEMPOTENCY:    http.StatusUnprocessableEntity,
-	ERATELIMITED:    http.StatusTooManyRequests,
-	EINTERNAL:       http.StatusInternalServerError,
-	ENOTIMPLEMENTED: http.StatusNotImplemented,
-	EUNAVAILABLE:    http.StatusServiceUnavailable,
 }

@@ -97,6 +97,7 @@ type WorkOrderRequest struct {
 	// Spot is where the products go (default "").
 	Spot *string `json:"spot,omitempty"`
 	// Owner is whose stock the components and products are (default: the
+	// client's own owner when it is limited to exactly one, else the
 	// product's dfltOwner).
 	Owner       *OwnerRef  `json:"owner,omitempty"`
 	StartDate   *time.Time `json:"startDate,omitempty"`
@@ -140,7 +141,7 @@ func (r *WorkOrderRequest) Validate(v *Validation, _ bool) {
 	case len(r.Components) == 0:
 		v.Add("components", "is required: give at least one component")
 	case len(r.Components) > MaxOrderLines:
-		v.Add("components", "must have at most "+itoa(MaxOrderLines)+" elements")
+		v.Add("components", TooManyElements(MaxOrderLines))
 	}
 	seen := map[string]bool{FoldKey(r.ItemID): true}
 	for i := range r.Components {

@@ -40,8 +40,10 @@ build_rev() {
 # start_server DSN: run the server in the background, wait for it, and set
 # TOKEN to a token of a client with every permission: the administrator
 # printed on first start, or (on a database used before) a new client.
+# SERVE_FLAGS, when set, are more flags of serve (split at spaces).
 start_server() {
-  "$OUT/stockroom" serve --db "$1" --addr "127.0.0.1:$PORT" --log-level WARN --rate-limit 60000000 >"$OUT/server.out" 2>"$OUT/server.log" &
+  # shellcheck disable=SC2086 # SERVE_FLAGS is a list of flags
+  "$OUT/stockroom" serve --db "$1" --addr "127.0.0.1:$PORT" --log-level WARN --rate-limit 60000000 ${SERVE_FLAGS:-} >"$OUT/server.out" 2>"$OUT/server.log" &
   SERVER_PID=$!
   trap 'kill $SERVER_PID 2>/dev/null || true' EXIT
   for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
@@ -165,7 +167,7 @@ request_count() {
 # note_stolen appended to LOG, per request (or pgbench transaction) of it,
 # in microseconds: busy, the machine's (with the rate and the idle share it
 # tells a change that costs less per request from one that only waits
-# less: ARCHITECTURE.md, Where the time goes (PostgreSQL)), or db, the
+# less: docs/performance.md, Where the time goes (PostgreSQL)), or db, the
 # database's (db_ticks).
 per_request() {
   awk -v n="$(request_count "$1")" -v name="$2:" '$1 == name { s = $2 }

@@ -18,11 +18,15 @@
 # compare builds that differ in how much of the machine they can take at
 # once: three write lanes against two read 1.2x here, their third backend
 # taking CPU from the other side, where run alone they were no faster
-# (ARCHITECTURE.md, Where the time goes (PostgreSQL)).
+# (docs/performance.md, Where the time goes (PostgreSQL)).
 #
 #   BASE=HEAD~1 bash bench/pair.sh                 # PostgreSQL, 1,000,000 lots
 #   BASE=main ENGINE=sqlite OPS="issue move" bash bench/pair.sh
 #   BASE=HEAD~1 REUSE=1 bash bench/pair.sh         # the last run's load again
+#
+# PAIRDB (default stockroom_bench_pair) names the databases: the load, and
+# its copies PAIRDB_base and PAIRDB_head; give one of your own when others
+# may run the bench on the same PostgreSQL.
 #
 # ENGINE postgres (default) loads ITEMS items (default 10,000) and LOTS lots
 # (default 1,000,000) for OWNERS customers (default 3) as bench/pgdirect.sh
@@ -38,6 +42,7 @@ ENGINE=${ENGINE:-postgres}
 ROUNDS=${ROUNDS:-4}
 CONNS=${CONNS:-8}
 OPS=${OPS:-receive issue move}
+PAIRDB=${PAIRDB:-stockroom_bench_pair}
 DIR=$(mkdir -p "$OUT/pair" && cd "$OUT/pair" && pwd)
 need_wrk
 OUT=$DIR/head build
@@ -48,13 +53,13 @@ declare -A DSN
 case $ENGINE in
   postgres)
     pg_data
-    LOADED="$PGBASE/stockroom_bench_pair?sslmode=disable"
+    LOADED="$PGBASE/$PAIRDB?sslmode=disable"
     if [ -z "${REUSE:-}" ]; then
-      LOADED=$(fresh_db stockroom_bench_pair)
+      LOADED=$(fresh_db "$PAIRDB")
       OUT=$DIR/base load "$LOADED"
     fi
     for b in base head; do
-      DSN[$b]=$(fresh_db "stockroom_bench_pair_$b" stockroom_bench_pair)
+      DSN[$b]=$(fresh_db "${PAIRDB}_$b" "$PAIRDB")
       "$DIR/$b/stockroom" migrate --db "${DSN[$b]}" >/dev/null
       settle "${DSN[$b]}"
     done

@@ -12,7 +12,7 @@
 # receive six, a move eleven, an issue twelve). It shows what the server's
 # pipelines and batches are worth against the plain way, and the scripts
 # let a change to the statements be tried on the database alone first (as
-# ARCHITECTURE.md records two were). It prints for each operation
+# docs/performance.md records two were). It prints for each operation
 #
 #   server / tpcb-like      the issue's goal (1.0)
 #   direct / tpcb-like      the plain client of our statements

@@ -34,7 +34,7 @@
 #
 # STATEMENTS=1 builds this tree (and the NORMAL copy) with the stmttime tag,
 # which times every statement SQLite's writer runs (internal/store/
-# stmttime.go), and prints, for each operation, the writer's time per request
+# sqliteconn/stmttime.go), and prints, for each operation, the writer's time per request
 # statement by statement: where the one writer's time goes.
 #
 #   STATEMENTS=1 NORMAL=1 bash bench/sqlite.sh
@@ -100,7 +100,7 @@ fi
 if [ -n "$NORMAL" ]; then
   RUNS+=(normal)
   mkdir -p "$DIR/normal"
-  go build "${TAGS[@]}" -ldflags "-X github.com/stockroom/stockroom/internal/store.sqliteSync=NORMAL" -o "$DIR/normal/stockroom" ./cmd/stockroom
+  go build "${TAGS[@]}" -ldflags "-X github.com/stockroom/stockroom/internal/store/sqliteconn.sqliteSync=NORMAL" -o "$DIR/normal/stockroom" ./cmd/stockroom
 fi
 rev() {
   case $1 in

@@ -17,7 +17,8 @@
 //     the key yourself, for example to derive it from your own document
 //     number.
 //   - Exact quantities: units, weights and prices are [stockroom.Units],
-//     integer millionths, never float64.
+//     exact decimals with up to six digits after the point, never float64:
+//     stockroom.Whole(500), stockroom.MustParseUnits("12.5").
 //   - Errors: a failure the server explains is an [*Error] carrying the
 //     contract's error object, for errors.As.
 //   - Lists: each List method returns one [Page]; the method of the same name
@@ -27,26 +28,17 @@
 //
 // # Quickstart
 //
-//	c, err := client.New("https://stockroom.example.com", clientID, clientSecret)
-//	if err != nil {
-//		log.Fatal(err)
-//	}
-//	res, err := c.Receive(ctx, client.ReceiveRequest{
-//		ItemID:     "BOLT-M8",
-//		Units:      500 * stockroom.UnitScale, // 500 units, exactly
-//		WID:        1,
-//		ReasonCode: 1, // purchase order receipt
-//		Spot:       "A-01",
-//		Reference:  "PO-4711",
-//	})
-//	if err != nil {
-//		var apiErr *client.Error
-//		if errors.As(err, &apiErr) && apiErr.Code == stockroom.EINVALID {
-//			log.Fatalf("rejected: %v", apiErr.Details)
-//		}
-//		log.Fatal(err)
-//	}
-//	fmt.Println("new lot", res.RecNo)
+// The package's examples are the quickstart, compiled and run against a
+// real server by the package's tests: [Example] connects, creates an item,
+// receives stock and reads its level; [ExampleClient_Move],
+// [ExampleClient_Issue], [ExampleClient_Lots] (every page),
+// [ExampleClient_StockLevelChanges] (incremental sync), [ExampleError] (a
+// refusal, told apart with errors.As) and [ExampleVerifyWebhook] (a webhook
+// receiver) go on from there.
+//
+// Every request asks the server to refuse fields it does not know
+// (Prefer: handling=strict), so a field the SDK and the server disagree on
+// is an error, never a value silently dropped.
 //
 // Fields that are optional in an update are pointers; Go's new(expr) makes
 // them short: client.ItemInput{ShortID: "BOLT-M8", Description: new("Hex bolt M8x45")}.

@@ -54,20 +54,28 @@ func (e *Error) Error() string {
 }
 
 // codeByStatus names the codes of answers whose body is not the error object
-// (a proxy's HTML page, say), so that Code is always set: the server's table
-// read backwards, and a gateway's failures as unavailable.
-var codeByStatus = func() map[int]string {
-	m := map[int]string{
-		http.StatusBadGateway:     stockroom.EUNAVAILABLE,
-		http.StatusGatewayTimeout: stockroom.EUNAVAILABLE,
-	}
-	for code, status := range stockroom.StatusByCode {
-		if _, dup := m[status]; !dup && code != stockroom.EINVALID {
-			m[status] = code
-		}
-	}
-	return m
-}()
+// (a proxy's HTML page, say), so that Code is always set: each status the
+// API answers with, by the code it stands for (400 for bad_request, not
+// validation_error, which always comes with its object), and a gateway's
+// failures as unavailable. The server's table from code to status is the
+// HTTP layer's own; this is how the SDK reads a status without one.
+var codeByStatus = map[int]string{
+	http.StatusBadRequest:            stockroom.EBADREQUEST,
+	http.StatusUnauthorized:          stockroom.EUNAUTHORIZED,
+	http.StatusForbidden:             stockroom.EFORBIDDEN,
+	http.StatusNotFound:              stockroom.ENOTFOUND,
+	http.StatusMethodNotAllowed:      stockroom.EMETHOD,
+	http.StatusConflict:              stockroom.ECONFLICT,
+	http.StatusRequestEntityTooLarge: stockroom.ETOOLARGE,
+	http.StatusUnsupportedMediaType:  stockroom.EUNSUPPORTED,
+	http.StatusUnprocessableEntity:   stockroom.EIDEMPOTENCY,
+	http.StatusTooManyRequests:       stockroom.ERATELIMITED,
+	http.StatusInternalServerError:   stockroom.EINTERNAL,
+	http.StatusNotImplemented:        stockroom.ENOTIMPLEMENTED,
+	http.StatusServiceUnavailable:    stockroom.EUNAVAILABLE,
+	http.StatusBadGateway:            stockroom.EUNAVAILABLE,
+	http.StatusGatewayTimeout:        stockroom.EUNAVAILABLE,
+}
 
 // errorFrom builds the *Error of a non-2xx response from its status, headers
 // and body.

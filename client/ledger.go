@@ -12,7 +12,8 @@ import (
 // TransactionListOptions selects part of the ledger.
 type TransactionListOptions struct {
 	ListOptions
-	// ItemID keeps the transactions of the item with this ShortID.
+	// ItemID keeps the transactions that change the item with this
+	// ShortID: its own, and the assemble entries it is a component of.
 	ItemID string
 	// WID keeps the transactions from or to this warehouse.
 	WID int64

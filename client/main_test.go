@@ -1,272 +1,235 @@
 package client_test
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/stockroom/stockroom"
 	"github.com/stockroom/stockroom/client"
-	"github.com/stockroom/stockroom/internal/httpapi"
-	"github.com/stockroom/stockroom/internal/openapitest"
-	"github.com/stockroom/stockroom/internal/ratelimit"
-	"github.com/stockroom/stockroom/internal/service"
-	"github.com/stockroom/stockroom/internal/store"
-	"github.com/stockroom/stockroom/internal/testdb"
 )
 
-// The server the examples talk to: a real Stockroom over a real SQLite file
-// on a loopback port, started by TestMain, with the credentials of the
-// administrator client it created.
+// The tests of this package import nothing but the standard library, the
+// root package and client: `go mod tidy` in a module that uses the SDK
+// records checksums for the test dependencies of client too, so a server
+// package imported here would put the server's modules into every
+// consumer's go.sum. The server they talk to is the real command, built
+// here (or STOCKROOM_BIN) and run as a process. The SDK's tests that need
+// the server's internals (its clock, PostgreSQL, faults, every response
+// checked against the OpenAPI document) are in internal/sdktest, which
+// also keeps this package's imports to those three.
+
+// The server the examples talk to: a real `stockroom serve` over a fresh
+// SQLite file on a loopback port, started by TestMain, with the credentials
+// of the administrator client it created.
 var (
 	serverURL    string
 	clientID     string
 	clientSecret string
 )
 
+// bin is the stockroom command the tests run, and tmp the directory their
+// databases go to.
+var bin, tmp string
+
 func TestMain(m *testing.M) { os.Exit(runTests(m)) }
 
 func runTests(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "stockroom-client-test-")
+	var err error
+	if tmp, err = os.MkdirTemp("", "stockroom-client-test-"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	if bin = os.Getenv("STOCKROOM_BIN"); bin == "" {
+		bin = filepath.Join(tmp, "stockroom")
+		if out, err := exec.Command("go", "build", "-o", bin, "../cmd/stockroom").CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "building the server: %v\n%s", err, out)
+			return 1
+		}
+	}
+	s, err := startServer()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
-	ctx := context.Background()
-	db, err := store.Open(ctx, "sqlite:"+filepath.Join(dir, "stockroom.db"))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer db.Close()
-	if _, _, err := db.Migrate(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	svc := service.New(db, service.Options{})
-	if clientID, clientSecret, _, err = svc.Bootstrap(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	srv := httptest.NewServer(httpapi.New(httpapi.Config{Service: svc}))
-	defer srv.Close()
-	serverURL = srv.URL
-	// Every response the SDK receives is held to the OpenAPI document.
-	return openapitest.Run(m)
+	defer s.stop()
+	serverURL, clientID, clientSecret = s.url, s.adminID, s.adminSecret
+	return m.Run()
 }
 
-// skus hands out ShortIDs no other example or test has used, so that each
-// starts from an item of its own on the shared server, also under -count=N.
+// skus hands out ShortIDs no other example has used, so that each starts
+// from an item of its own on the shared server, also under -count=N.
 var skus atomic.Int64
 
 func unique(prefix string) string { return fmt.Sprintf("%s-%d", prefix, skus.Add(1)) }
 
-// testServer is a real server of a test's own, over a fresh SQLite database.
-type testServer struct {
-	url                  string
-	db                   *store.DB
-	svc                  *service.Service
-	adminID, adminSecret string
-	skew                 atomic.Int64 // added to the service clock, in nanoseconds
+// server is a running `stockroom serve` on a database of its own.
+type server struct {
+	url, adminID, adminSecret string
+	cmd                       *exec.Cmd
+	exited                    chan struct{} // closed when it has exited
+	stderr                    string        // the file its log goes to
 }
 
-// serverConfig sets what a test needs different from the defaults.
-type serverConfig struct {
-	tokenTTL  time.Duration // 1 h when zero
-	rateLimit int           // requests per minute per client; 0: unlimited
-	engine    string        // store.SQLite when empty
+var (
+	servers    atomic.Int64
+	credID     = regexp.MustCompile(`client_id=(\S+)`)
+	credSecret = regexp.MustCompile(`client_secret=(\S+)`)
+)
+
+// startServer runs `stockroom serve` on a fresh SQLite file and a free
+// loopback port, without a rate limit to speak of, and waits until it
+// listens. args are further flags.
+func startServer(args ...string) (*server, error) {
+	dir := filepath.Join(tmp, fmt.Sprint(servers.Add(1)))
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return nil, err
+	}
+	// Its output goes to files, which it writes itself: the credential is
+	// complete in stdout once the log says it listens.
+	stdout, err := os.Create(filepath.Join(dir, "stdout"))
+	if err != nil {
+		return nil, err
+	}
+	defer stdout.Close()
+	stderr, err := os.Create(filepath.Join(dir, "stderr"))
+	if err != nil {
+		return nil, err
+	}
+	defer stderr.Close()
+	s := &server{stderr: stderr.Name(), exited: make(chan struct{})}
+	s.cmd = exec.Command(bin, append([]string{"serve", "--db", "sqlite:" + filepath.Join(dir, "stockroom.db"),
+		"--addr", "127.0.0.1:0", "--rate-limit", "60000000"}, args...)...)
+	s.cmd.Stdout, s.cmd.Stderr = stdout, stderr
+	if err := s.cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() { s.cmd.Wait(); close(s.exited) }()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
+		if addr := listeningAddr(s.log()); addr != "" {
+			out, err := os.ReadFile(stdout.Name())
+			id, secret := credID.FindSubmatch(out), credSecret.FindSubmatch(out)
+			if err != nil || id == nil || secret == nil {
+				s.stop()
+				return nil, fmt.Errorf("serve printed no credential (%v): %s", err, out)
+			}
+			s.url, s.adminID, s.adminSecret = "http://"+addr, string(id[1]), string(secret[1])
+			return s, nil
+		}
+		select {
+		case <-s.exited:
+			return nil, fmt.Errorf("serve exited (%v): %s", s.cmd.ProcessState, s.log())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	s.stop()
+	return nil, fmt.Errorf("serve did not listen within a minute: %s", s.log())
 }
 
-func newServer(t *testing.T, cfg serverConfig) *testServer {
+// log is what the server has logged so far.
+func (s *server) log() string {
+	b, _ := os.ReadFile(s.stderr)
+	return string(b)
+}
+
+// stop ends the server, gracefully if it can.
+func (s *server) stop() {
+	if s.cmd.Process.Signal(os.Interrupt) == nil {
+		t := time.AfterFunc(30*time.Second, func() { s.cmd.Process.Kill() })
+		defer t.Stop()
+	} else {
+		s.cmd.Process.Kill()
+	}
+	<-s.exited
+}
+
+// listeningAddr finds the address in serve's JSON "listening" log line.
+func listeningAddr(log string) string {
+	sc := bufio.NewScanner(strings.NewReader(log))
+	for sc.Scan() {
+		var line struct{ Msg, Addr string }
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
+			return line.Addr
+		}
+	}
+	return ""
+}
+
+// newServer is a server of a test's own, stopped when the test ends.
+func newServer(t *testing.T, args ...string) *server {
 	t.Helper()
-	s := &testServer{}
-	if cfg.tokenTTL == 0 {
-		cfg.tokenTTL = time.Hour
+	s, err := startServer(args...)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if cfg.engine == "" {
-		cfg.engine = store.SQLite
-	}
-	s.db = testdb.MustOpen(t, cfg.engine)
-	s.svc = service.New(s.db, service.Options{
-		TokenTTL: cfg.tokenTTL,
-		Now:      func() time.Time { return stockroom.Now().Add(time.Duration(s.skew.Load())) },
-	})
-	var ok bool
-	var err error
-	if s.adminID, s.adminSecret, ok, err = s.svc.Bootstrap(context.Background()); err != nil || !ok {
-		t.Fatalf("bootstrap: %v (created: %v)", err, ok)
-	}
-	hc := httpapi.Config{Service: s.svc}
-	if cfg.rateLimit > 0 {
-		hc.Limiter = ratelimit.NewLocal(cfg.rateLimit, nil)
-	}
-	srv := httptest.NewServer(httpapi.New(hc))
-	t.Cleanup(srv.Close)
-	s.url = srv.URL
+	t.Cleanup(s.stop)
 	return s
 }
 
-// advance moves the server's clock; negative values move it back.
-func (s *testServer) advance(d time.Duration) { s.skew.Add(int64(d)) }
-
 // admin returns an SDK client with the administrator's credentials.
-func (s *testServer) admin(t *testing.T, opts ...client.Option) *client.Client {
+func (s *server) admin(t *testing.T, opts ...client.Option) *client.Client {
 	t.Helper()
-	return newClient(t, s.url, s.adminID, s.adminSecret, opts...)
-}
-
-// clientWith creates a client through the service, as the admin command
-// does, and returns an SDK client for it.
-func (s *testServer) clientWith(t *testing.T, nc service.NewClient, opts ...client.Option) *client.Client {
-	t.Helper()
-	if nc.Name == "" {
-		nc.Name = "test client"
-	}
-	id, secret, err := s.svc.AddClient(context.Background(), nc)
-	if err != nil {
-		t.Fatalf("add client: %v", err)
-	}
-	return newClient(t, s.url, id, secret, opts...)
-}
-
-// addWarehouse adds a warehouse, as the admin command does.
-func (s *testServer) addWarehouse(t *testing.T, id int64, name string) {
-	t.Helper()
-	if err := s.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: id, Name: name}); err != nil {
-		t.Fatalf("add warehouse: %v", err)
-	}
-}
-
-func newClient(t *testing.T, url, id, secret string, opts ...client.Option) *client.Client {
-	t.Helper()
-	c, err := client.New(url, id, secret, opts...)
+	c, err := client.New(s.url, s.adminID, s.adminSecret, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
 }
 
-// exchange is one HTTP exchange as the client's transport saw it.
-type exchange struct {
-	method, path   string
-	status         int // 0 when no response was delivered
-	idempotencyKey string
-	replayed       bool
-}
-
-// tap is an http.RoundTripper in front of the real one that records every
-// exchange, and can make a fault happen after the server has answered: the
-// kind of failure (a dropped connection, a proxy's 504) after which a client
-// cannot know whether its request took effect. Beneath the fault, every
-// response the server sent is held to the OpenAPI document, whatever the
-// fault makes of it.
+// tap is an http.RoundTripper in front of the real one that counts the
+// exchanges by "METHOD path status" (status 0 when no response came), and
+// lets a test act on each response.
 type tap struct {
-	mu        sync.Mutex
-	exchanges []exchange
-	// fault, when set, sees each real response and may replace it with an
-	// error or another response.
-	fault func(req *http.Request, res *http.Response) (*http.Response, error)
+	mu     sync.Mutex
+	counts map[string]int
+	fault  func(req *http.Request, res *http.Response) (*http.Response, error)
 }
 
 func (tp *tap) RoundTrip(req *http.Request) (*http.Response, error) {
-	res, err := openapitest.Transport(http.DefaultTransport).RoundTrip(req)
+	res, err := http.DefaultTransport.RoundTrip(req)
 	if err == nil && tp.fault != nil {
 		res, err = tp.fault(req, res)
 	}
-	ex := exchange{method: req.Method, path: req.URL.EscapedPath(), idempotencyKey: req.Header.Get("Idempotency-Key")}
+	status := 0
 	if res != nil {
-		ex.status = res.StatusCode
-		ex.replayed = res.Header.Get("Idempotent-Replayed") == "true"
+		status = res.StatusCode
 	}
 	tp.mu.Lock()
-	tp.exchanges = append(tp.exchanges, ex)
-	tp.mu.Unlock()
+	defer tp.mu.Unlock()
+	if tp.counts == nil {
+		tp.counts = map[string]int{}
+	}
+	tp.counts[fmt.Sprintf("%s %s %d", req.Method, req.URL.Path, status)]++
 	return res, err
 }
 
 // option routes a client through the tap.
 func (tp *tap) option() client.Option { return client.WithHTTPClient(&http.Client{Transport: tp}) }
 
-// count returns how many exchanges had the given method and a path ending in
-// suffix, and status (any when 0).
-func (tp *tap) count(method, suffix string, status int) int {
+// count returns how many exchanges there were of the given
+// "METHOD path status".
+func (tp *tap) count(exchange string) int {
 	tp.mu.Lock()
 	defer tp.mu.Unlock()
-	n := 0
-	for _, ex := range tp.exchanges {
-		if ex.method == method && strings.HasSuffix(ex.path, suffix) && (status == 0 || ex.status == status) {
-			n++
-		}
-	}
-	return n
+	return tp.counts[exchange]
 }
 
-// matching returns the exchanges with the given method and path suffix.
-func (tp *tap) matching(method, suffix string) []exchange {
-	tp.mu.Lock()
-	defer tp.mu.Unlock()
-	var out []exchange
-	for _, ex := range tp.exchanges {
-		if ex.method == method && strings.HasSuffix(ex.path, suffix) {
-			out = append(out, ex)
-		}
-	}
-	return out
-}
-
-// units parses a decimal quantity in a test, where it is known to be valid.
-func units(t testing.TB, s string) stockroom.Units {
+// listWarehouses makes one authenticated call and fails the test if it
+// fails.
+func listWarehouses(t *testing.T, c *client.Client) {
 	t.Helper()
-	u, err := stockroom.ParseUnits(s)
-	if err != nil {
+	if _, err := c.ListWarehouses(context.Background(), client.ListOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	return u
-}
-
-// mustCreateItem creates an item with the given ShortID.
-func mustCreateItem(t *testing.T, c *client.Client, shortID string) *client.Item {
-	t.Helper()
-	it, err := c.CreateItem(context.Background(), client.ItemInput{ShortID: shortID, Description: new("Test item " + shortID), UOM: new("EA")})
-	if err != nil {
-		t.Fatalf("create item %s: %v", shortID, err)
-	}
-	return it
-}
-
-// mustReceive receives units of an item into a warehouse and spot.
-func mustReceive(t *testing.T, c *client.Client, shortID string, u stockroom.Units, wid int64, spot string) *client.ReceiveResult {
-	t.Helper()
-	res, err := c.Receive(context.Background(), client.ReceiveRequest{ItemID: shortID, Units: u, WID: wid, ReasonCode: 1, Spot: spot})
-	if err != nil {
-		t.Fatalf("receive %s %s: %v", u, shortID, err)
-	}
-	return res
-}
-
-// level returns an item's stock level, summed over the client's warehouses
-// (wid 0) or of one warehouse; zero when the item has no stock there.
-func level(t *testing.T, c *client.Client, shortID string, wid int64) stockroom.StockLevel {
-	t.Helper()
-	p, err := c.ListStockLevels(context.Background(), client.StockLevelListOptions{WID: wid, ItemID: shortID})
-	if err != nil {
-		t.Fatalf("stock levels of %s: %v", shortID, err)
-	}
-	switch len(p.Value) {
-	case 0:
-		return stockroom.StockLevel{}
-	case 1:
-		return p.Value[0]
-	}
-	t.Fatalf("stock levels of %s: %d records", shortID, len(p.Value))
-	return stockroom.StockLevel{}
 }

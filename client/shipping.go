@@ -20,8 +20,8 @@ type (
 
 // CreateShippingOrder places a shipping order to in.CustomerID and returns
 // it as stored: numbered SO-000001 and so on when in.SONo is empty, each
-// line of the stock of its owner (default in.Owner, then the item's
-// dfltOwner). Nothing is committed yet: commit it to reserve lots. A retry
+// line of the stock of its owner (default in.Owner, then the client's own
+// owner when it is limited to exactly one, then the item's dfltOwner). Nothing is committed yet: commit it to reserve lots. A retry
 // places it once.
 func (c *Client) CreateShippingOrder(ctx context.Context, in ShippingOrderRequest) (*ShippingOrder, error) {
 	return orderCall[ShippingOrder](ctx, c, "POST", "ShippingOrder", in)

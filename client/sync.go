@@ -40,9 +40,11 @@ type Changes[T any] struct {
 // ItemChanges returns the items modified at or after since, discontinued
 // ones included, so that a discontinuation reaches the copy too.
 func (c *Client) ItemChanges(ctx context.Context, since time.Time) (*Changes[Item], error) {
-	return changes(ctx, c, since, "Item/All", url.Values{},
-		func(it Item) time.Time { return it.Modified },
-		func(it Item) string { return strconv.FormatInt(it.PartNo, 10) })
+	return changes(ctx, c, since, syncList[Item]{
+		path: "Item/All", filters: url.Values{},
+		modified: func(it Item) time.Time { return it.Modified },
+		key:      func(it Item) string { return strconv.FormatInt(it.PartNo, 10) },
+	})
 }
 
 // AliasChanges returns the aliases created or changed at or after since;
@@ -51,9 +53,11 @@ func (c *Client) ItemChanges(ctx context.Context, since time.Time) (*Changes[Ite
 // change that a sync can see: compare with a full Aliases walk now and then
 // if deletions matter.
 func (c *Client) AliasChanges(ctx context.Context, since time.Time, opts AliasListOptions) (*Changes[stockroom.Alias], error) {
-	return changes(ctx, c, since, "Alias", AliasListOptions{ItemID: opts.ItemID}.values(),
-		func(al stockroom.Alias) time.Time { return al.Modified },
-		func(al stockroom.Alias) string { return stockroom.FoldKey(al.Alias) })
+	return changes(ctx, c, since, syncList[stockroom.Alias]{
+		path: "Alias", filters: AliasListOptions{ItemID: opts.ItemID}.values(),
+		modified: func(al stockroom.Alias) time.Time { return al.Modified },
+		key:      func(al stockroom.Alias) string { return stockroom.FoldKey(al.Alias) },
+	})
 }
 
 // LotChanges returns the lots modified at or after since, emptied (shipped)
@@ -64,9 +68,11 @@ func (c *Client) AliasChanges(ctx context.Context, since time.Time, opts AliasLi
 // only if that is what you want.
 func (c *Client) LotChanges(ctx context.Context, since time.Time, opts LotListOptions) (*Changes[stockroom.Lot], error) {
 	opts.ListOptions, opts.IncludeShipped = ListOptions{}, true
-	return changes(ctx, c, since, opts.path(), opts.values(),
-		func(l stockroom.Lot) time.Time { return l.Modified },
-		func(l stockroom.Lot) string { return strconv.FormatInt(l.RecNo, 10) })
+	return changes(ctx, c, since, syncList[stockroom.Lot]{
+		path: opts.path(), filters: opts.values(),
+		modified: func(l stockroom.Lot) time.Time { return l.Modified },
+		key:      func(l stockroom.Lot) string { return strconv.FormatInt(l.RecNo, 10) },
+	})
 }
 
 // StockLevelChanges returns the stock levels modified at or after since,
@@ -75,9 +81,11 @@ func (c *Client) LotChanges(ctx context.Context, since time.Time, opts LotListOp
 // its paging and sort fields are ignored.
 func (c *Client) StockLevelChanges(ctx context.Context, since time.Time, opts StockLevelListOptions) (*Changes[stockroom.StockLevel], error) {
 	opts.ListOptions, opts.IncludeZero = ListOptions{}, true
-	return changes(ctx, c, since, opts.path(), opts.values(),
-		func(l stockroom.StockLevel) time.Time { return l.Modified },
-		func(l stockroom.StockLevel) string { return strconv.FormatInt(l.PartNo, 10) })
+	return changes(ctx, c, since, syncList[stockroom.StockLevel]{
+		path: opts.path(), filters: opts.values(),
+		modified: func(l stockroom.StockLevel) time.Time { return l.Modified },
+		key:      func(l stockroom.StockLevel) string { return strconv.FormatInt(l.PartNo, 10) },
+	})
 }
 
 // TransactionChanges returns the ledger entries recorded at or after since,
@@ -85,12 +93,23 @@ func (c *Client) StockLevelChanges(ctx context.Context, since time.Time, opts St
 // ignored.
 func (c *Client) TransactionChanges(ctx context.Context, since time.Time, opts TransactionListOptions) (*Changes[stockroom.Transaction], error) {
 	opts.ListOptions = ListOptions{}
-	return changes(ctx, c, since, "Inventory/Transactions", opts.values(),
-		func(t stockroom.Transaction) time.Time { return t.Time },
-		func(t stockroom.Transaction) string { return strconv.FormatInt(t.ID, 10) })
+	return changes(ctx, c, since, syncList[stockroom.Transaction]{
+		path: "Inventory/Transactions", filters: opts.values(),
+		modified: func(t stockroom.Transaction) time.Time { return t.Time },
+		key:      func(t stockroom.Transaction) string { return strconv.FormatInt(t.ID, 10) },
+	})
 }
 
-// changes reads the list at path in order of modification, from since on.
+// syncList is a list a sync reads: its path and filters, and a record's
+// time of change and key.
+type syncList[T any] struct {
+	path     string
+	filters  url.Values
+	modified func(T) time.Time
+	key      func(T) string
+}
+
+// changes reads the list l in order of modification, from since on.
 //
 // Pages are not read by number alone: a record changed while the sync runs
 // moves to the end of that order, and would shift every later page by one,
@@ -98,8 +117,7 @@ func (c *Client) TransactionChanges(ctx context.Context, since time.Time, opts T
 // again for the records modified since the last one seen, and page numbers
 // only advance through records sharing one timestamp. Records seen again are
 // dropped; a record that changed during the sync is kept in its newer form.
-func changes[T any](ctx context.Context, c *Client, since time.Time, path string, filters url.Values,
-	modified func(T) time.Time, key func(T) string) (*Changes[T], error) {
+func changes[T any](ctx context.Context, c *Client, since time.Time, l syncList[T]) (*Changes[T], error) {
 	var (
 		records  []T
 		latest   = map[string]int{} // key -> index in records
@@ -110,12 +128,12 @@ func changes[T any](ctx context.Context, c *Client, since time.Time, path string
 		serverAt time.Time // the server's clock when the sync began
 	)
 	for {
-		q := maps.Clone(filters)
+		q := maps.Clone(l.filters)
 		opts := ListOptions{Page: page, PageSize: c.syncPageSize, Sort: "modified",
 			Direction: stockroom.DirectionAsc, ModifiedSince: cursor}
 		maps.Copy(q, opts.values())
 		var p Page[T]
-		h, err := c.do(ctx, call{method: "GET", path: path, query: q}, &p)
+		h, err := c.do(ctx, call{method: "GET", path: l.path, query: q}, &p)
 		if err != nil {
 			return nil, err
 		}
@@ -123,9 +141,9 @@ func changes[T any](ctx context.Context, c *Client, since time.Time, path string
 			serverAt = serverTime(h, c.now())
 		}
 		for _, rec := range p.Value {
-			k, m := key(rec), modified(rec)
+			k, m := l.key(rec), l.modified(rec)
 			if i, seen := latest[k]; seen {
-				if !m.After(modified(records[i])) {
+				if !m.After(l.modified(records[i])) {
 					continue // the same version again
 				}
 				dropped[i] = true
@@ -139,7 +157,7 @@ func changes[T any](ctx context.Context, c *Client, since time.Time, path string
 		if !p.HasMore || len(p.Value) == 0 {
 			break
 		}
-		if last := modified(p.Value[len(p.Value)-1]); last.After(cursor) {
+		if last := l.modified(p.Value[len(p.Value)-1]); last.After(cursor) {
 			cursor, page = last, 1
 		} else {
 			page++

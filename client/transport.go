@@ -46,11 +46,10 @@ func (c *Client) do(ctx context.Context, cl call, out any) (http.Header, error) 
 	if err != nil {
 		return nil, err
 	}
-	key := ""
+	ex := exchange{method: cl.method, target: c.endpoint(cl.path, cl.query), body: body, contentType: contentType}
 	if cl.method == http.MethodPost && !cl.public {
-		key = idempotencyKey(ctx)
+		ex.key = idempotencyKey(ctx)
 	}
-	target := c.endpoint(cl.path, cl.query)
 
 	var (
 		rateWaited time.Duration
@@ -65,7 +64,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) (http.Header, error) 
 				return nil, err
 			}
 		}
-		status, header, respBody, err := c.send(ctx, cl.method, target, body, contentType, key, token)
+		status, header, respBody, err := c.send(ctx, ex, token)
 		if err != nil {
 			if ctx.Err() == nil && retries < c.maxRetries {
 				retries++
@@ -101,7 +100,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) (http.Header, error) 
 			// A 409 with Retry-After on a POST: an earlier attempt with
 			// this Idempotency-Key (say, one whose answer the network
 			// lost) is still running; its answer will be replayed.
-			(status == http.StatusConflict && key != "" && apiErr.RetryAfter > 0)) && retries < c.maxRetries:
+			(status == http.StatusConflict && ex.key != "" && apiErr.RetryAfter > 0)) && retries < c.maxRetries:
 			retries++
 			wait := max(c.backoff(retries), apiErr.RetryAfter)
 			if fitsDeadline(ctx, wait) {
@@ -144,27 +143,38 @@ func (cl call) decode(body []byte, out any) error {
 	return nil
 }
 
-// send makes one HTTP exchange and reads the whole response. An error means
-// no complete response arrived.
-func (c *Client) send(ctx context.Context, method, target string, body []byte, contentType, key, token string) (int, http.Header, []byte, error) {
+// exchange is the HTTP request of a call, the same at every attempt: its
+// method, URL, body and Content-Type, and its Idempotency-Key (if any).
+type exchange struct {
+	method, target   string
+	body             []byte
+	contentType, key string
+}
+
+// send makes one HTTP exchange, with the bearer token (if any), and reads
+// the whole response. An error means no complete response arrived.
+func (c *Client) send(ctx context.Context, ex exchange, token string) (int, http.Header, []byte, error) {
 	var reader io.Reader
-	if body != nil {
-		reader = bytes.NewReader(body)
+	if ex.body != nil {
+		reader = bytes.NewReader(ex.body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, target, reader)
+	req, err := http.NewRequestWithContext(ctx, ex.method, ex.target, reader)
 	if err != nil {
 		return 0, nil, nil, err
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
+	// The SDK's bodies are the server's own types: a field the server
+	// does not know is a bug to hear about, not to have ignored (§1).
+	req.Header.Set("Prefer", "handling=strict")
+	if ex.contentType != "" {
+		req.Header.Set("Content-Type", ex.contentType)
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	if key != "" {
-		req.Header.Set("Idempotency-Key", key)
+	if ex.key != "" {
+		req.Header.Set("Idempotency-Key", ex.key)
 	}
 	res, err := c.httpClient.Do(req)
 	if err != nil {

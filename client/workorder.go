@@ -24,7 +24,8 @@ type (
 
 // CreateWorkOrder places a work order and returns it as stored: numbered
 // WO-000001 and so on when in.WONo is empty, its components at its
-// warehouse, of its owner (default the product's dfltOwner). A retry places
+// warehouse, of its owner (default the client's own owner when it is
+// limited to exactly one, else the product's dfltOwner). A retry places
 // it once.
 func (c *Client) CreateWorkOrder(ctx context.Context, in WorkOrderRequest) (*WorkOrder, error) {
 	return orderCall[WorkOrder](ctx, c, "POST", "WorkOrder", in)

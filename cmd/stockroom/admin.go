@@ -39,28 +39,37 @@ func openService(ctx context.Context, dsn string, opts service.Options) (*servic
 	return service.New(db, opts), db, nil
 }
 
-// withService parses flags, opens the existing, current database and runs
-// fn.
-func withService(ctx context.Context, e env, fs *flag.FlagSet, dsn *string, args []string, check func() error, fn func(*service.Service) error) error {
-	if err := parseFlags(fs, e, args); err != nil {
+// serviceFlags are what an admin command that uses the service reads from
+// its arguments: its flags (fs), the database they name (dsn), and check,
+// when not nil, the check of the flags' values once parsed.
+type serviceFlags struct {
+	fs    *flag.FlagSet
+	dsn   *string
+	check func() error
+}
+
+// withService parses c's flags from args, opens the existing, current
+// database and runs fn.
+func withService(ctx context.Context, e env, args []string, c serviceFlags, fn func(*service.Service) error) error {
+	if err := parseFlags(c.fs, e, args); err != nil {
 		return err
 	}
-	if check != nil {
-		if err := check(); err != nil {
+	if c.check != nil {
+		if err := c.check(); err != nil {
 			return err
 		}
 	}
-	db, err := openExisting(ctx, *dsn)
+	db, err := openExisting(ctx, *c.dsn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if err := checkSchemaCurrent(ctx, db, *dsn); err != nil {
+	if err := checkSchemaCurrent(ctx, db, *c.dsn); err != nil {
 		return err
 	}
 	err = fn(service.New(db, service.Options{}))
 	if stockroom.ErrorCode(err) == stockroom.EINVALID {
-		return usageFor(fs, "%s", describe(err))
+		return usageFor(c.fs, "%s", describe(err))
 	}
 	return err
 }
@@ -138,7 +147,7 @@ func runWarehouseAdd(ctx context.Context, e env, args []string) error {
 		}
 		return required(fs, "name")
 	}
-	return withService(ctx, e, fs, dsn, args, check, func(svc *service.Service) error {
+	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn, check: check}, func(svc *service.Service) error {
 		if err := svc.AddWarehouse(ctx, stockroom.Warehouse{ID: *id, Name: *name}); err != nil {
 			return err
 		}
@@ -149,7 +158,7 @@ func runWarehouseAdd(ctx context.Context, e env, args []string) error {
 
 func runWarehouseList(ctx context.Context, e env, args []string) error {
 	fs, dsn := newFlags("warehouse list")
-	return withService(ctx, e, fs, dsn, args, nil, func(svc *service.Service) error {
+	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn}, func(svc *service.Service) error {
 		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "WID\tNAME\tACTIVE")
 		for w, err := range svc.AllWarehouses(ctx) {
@@ -171,6 +180,7 @@ func runClientAdd(ctx context.Context, e env, args []string) error {
 	perms := fs.String("permissions", "", "comma-separated SecurityIDs from "+stockroom.FormatPermissions(stockroom.AllPermissions)+", or all (required)")
 	whs := fs.String("warehouses", "", "comma-separated warehouse ids, or all (required)")
 	owners := fs.String("owners", "all", "comma-separated owners whose stock the client may see and change (customerIDs, 0 for the house's own stock), or all")
+	reports := fs.String("reports", "none", "reports the client may run: comma-separated ReportIDs, all or none")
 	fs.BoolVar(&nc.ReadOnly, "read-only", false, "the client may only read")
 	check := func() error {
 		if err := required(fs, "name", "permissions", "warehouses"); err != nil {
@@ -188,9 +198,12 @@ func runClientAdd(ctx context.Context, e env, args []string) error {
 			return usageFor(fs, "--owners: %v", err)
 		}
 		nc.Owners = &o
+		if nc.Reports, err = stockroom.ParseReports(*reports); err != nil {
+			return usageFor(fs, "--reports: %v", err)
+		}
 		return nil
 	}
-	return withService(ctx, e, fs, dsn, args, check, func(svc *service.Service) error {
+	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn, check: check}, func(svc *service.Service) error {
 		id, secret, err := svc.AddClient(ctx, nc)
 		if err != nil {
 			return err
@@ -202,16 +215,16 @@ func runClientAdd(ctx context.Context, e env, args []string) error {
 
 func runClientList(ctx context.Context, e env, args []string) error {
 	fs, dsn := newFlags("client list")
-	return withService(ctx, e, fs, dsn, args, nil, func(svc *service.Service) error {
+	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn}, func(svc *service.Service) error {
 		clients, err := svc.ListClients(ctx)
 		if err != nil {
 			return err
 		}
 		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tPERMISSIONS\tWAREHOUSES\tOWNERS\tREAD-ONLY\tENABLED\tCREATED")
+		fmt.Fprintln(tw, "ID\tNAME\tPERMISSIONS\tWAREHOUSES\tOWNERS\tREPORTS\tREAD-ONLY\tENABLED\tCREATED")
 		for _, c := range clients {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%t\t%t\t%s\n", c.ID, c.Name, stockroom.FormatPermissions(c.Permissions),
-				c.Scope, c.Owners, c.ReadOnly, c.Enabled, c.Created.Format(time.RFC3339))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%t\t%t\t%s\n", c.ID, c.Name, stockroom.FormatPermissions(c.Permissions),
+				c.Scope, c.Owners, stockroom.FormatReports(c.Reports), c.ReadOnly, c.Enabled, c.Created.Format(time.RFC3339))
 		}
 		return tw.Flush()
 	})
@@ -222,7 +235,7 @@ func clientIDCommand(name string, act func(ctx context.Context, e env, svc *serv
 	return func(ctx context.Context, e env, args []string) error {
 		fs, dsn := newFlags(name)
 		id := fs.String("id", "", "client id (required)")
-		return withService(ctx, e, fs, dsn, args, func() error { return required(fs, "id") }, func(svc *service.Service) error {
+		return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn, check: func() error { return required(fs, "id") }}, func(svc *service.Service) error {
 			return act(ctx, e, svc, *id)
 		})
 	}
@@ -266,7 +279,7 @@ func runReasonCodeAdd(ctx context.Context, e env, args []string) error {
 		rc.Direction = stockroom.Direction(*direction)
 		return required(fs, "description", "direction")
 	}
-	return withService(ctx, e, fs, dsn, args, check, func(svc *service.Service) error {
+	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn, check: check}, func(svc *service.Service) error {
 		if err := svc.AddReasonCode(ctx, rc); err != nil {
 			return err
 		}
@@ -277,7 +290,7 @@ func runReasonCodeAdd(ctx context.Context, e env, args []string) error {
 
 func runReasonCodeList(ctx context.Context, e env, args []string) error {
 	fs, dsn := newFlags("reasoncode list")
-	return withService(ctx, e, fs, dsn, args, nil, func(svc *service.Service) error {
+	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn}, func(svc *service.Service) error {
 		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "CODE\tDIRECTION\tDESCRIPTION")
 		for rc, err := range svc.AllReasonCodes(ctx) {
@@ -296,7 +309,7 @@ var errDiscrepancies = errors.New("the audit found discrepancies")
 
 func runAudit(ctx context.Context, e env, args []string) error {
 	fs, dsn := newFlags("audit")
-	return withService(ctx, e, fs, dsn, args, nil, func(svc *service.Service) error {
+	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn}, func(svc *service.Service) error {
 		found, err := svc.Audit(ctx)
 		if err != nil {
 			return err

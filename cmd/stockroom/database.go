@@ -22,7 +22,7 @@ func openExisting(ctx context.Context, dsn string) (*store.DB, error) {
 	case errors.Is(err, store.ErrNoDatabase):
 		return nil, fmt.Errorf("database %s does not exist; start the server (stockroom serve) or run stockroom migrate to create it", dsn)
 	case errors.Is(err, store.ErrNoSchema):
-		return nil, fmt.Errorf("database %s has no Stockroom schema; start the server (stockroom serve) or run stockroom migrate first", redactDSN(dsn))
+		return nil, fmt.Errorf("database %s has no Stockroom schema; start the server (stockroom serve) or run stockroom migrate first", redactURL(dsn))
 	}
 	return db, err
 }
@@ -39,10 +39,10 @@ func checkSchemaCurrent(ctx context.Context, db *store.DB, dsn string) error {
 		return err
 	case have < want:
 		return fmt.Errorf("database %s has schema version %d, this stockroom needs %d; run stockroom migrate (or start this version's server, which migrates) first",
-			redactDSN(dsn), have, want)
+			redactURL(dsn), have, want)
 	case have > want:
 		return fmt.Errorf("database %s has schema version %d, newer than this stockroom knows (%d); use the stockroom binary of the servers that migrated it",
-			redactDSN(dsn), have, want)
+			redactURL(dsn), have, want)
 	}
 	return nil
 }
@@ -56,18 +56,22 @@ func databaseAttrs(dsn string) []any {
 		}
 		return []any{"engine", store.SQLite, "path", path}
 	}
-	return []any{"engine", store.Postgres, "url", redactDSN(dsn)}
+	return []any{"engine", store.Postgres, "url", redactURL(dsn)}
 }
 
-// redactDSN hides the passwords of a database URL: the one in its user
-// information and any query parameter named like a password (pgx reads
-// password and sslpassword there). A SQLite DSN holds none.
-func redactDSN(dsn string) string {
-	if strings.HasPrefix(dsn, "sqlite:") {
-		return dsn
+// redactURL hides the passwords of a database's or Redis's address for a
+// message or the log: the one in a URL's user information and any query
+// parameter named like a password (pgx reads password and sslpassword
+// there). Text without "@" or "?" has nowhere to hold one (a SQLite DSN, a
+// bare host:port), and is shown as it is; a URL that does not parse, or
+// parses without a "//" authority ("user:password@host:6379" is scheme
+// "user"), is not shown at all, as no part of it can be told from a password.
+func redactURL(s string) string {
+	if strings.HasPrefix(s, "sqlite:") || !strings.ContainsAny(s, "@?") {
+		return s
 	}
-	u, err := url.Parse(dsn)
-	if err != nil {
+	u, err := url.Parse(s)
+	if err != nil || u.Opaque != "" {
 		return "(an unparsable URL)"
 	}
 	if _, ok := u.User.Password(); ok {

@@ -40,7 +40,7 @@ func runDemo(ctx context.Context, e env, args []string) error {
 		owners = o.IDs
 		return nil
 	}
-	return withService(ctx, e, fs, dsn, args, check, func(svc *service.Service) error {
+	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn, check: check}, func(svc *service.Service) error {
 		if err := loadDemoCategories(ctx, svc); err != nil {
 			return err
 		}

@@ -3,12 +3,15 @@
 //
 //	stockroom serve                      start the HTTP API
 //	stockroom migrate                    bring the schema up to date
-//	stockroom version                    print the version and build
+//	stockroom version (or --version)     print the version and build
 //	stockroom backup --to FILE           copy a running SQLite database
 //	stockroom warehouse add|list|update  manage warehouses
 //	stockroom client add|list|update|disable|enable|rotate-secret
 //	stockroom reasoncode add|list        manage reason codes
 //	stockroom audit                      check the inventory's invariants
+//	stockroom events [--follow]          print the change feed as JSON lines
+//	stockroom import items|customers|vendors|stock FILE.csv
+//	                                     move in: rows checked, then written
 //	stockroom demo --items N             load demo data
 //
 // Every flag can also be set by an environment variable: --token-ttl is
@@ -37,6 +40,7 @@ func main() {
 // env is how commands read the environment, so tests can pass their own.
 type env struct {
 	getenv func(string) string
+	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
 }
@@ -53,22 +57,28 @@ type command struct {
 // but --db, which all but version take (a test holds the two together).
 func commands() []command {
 	return []command{
-		{"serve", "start the HTTP API server, creating or migrating the database: [--addr HOST:PORT] [--token-ttl D] [--auth-cache D] [--rate-limit N] [--redis HOST:PORT] [--real-ip-header NAME] [--metrics-addr HOST:PORT] [--request-timeout D] [--log-level LEVEL]", runServe},
+		{"serve", "start the HTTP API server, creating or migrating the database: [--addr HOST:PORT] [--token-ttl D] [--auth-cache D] [--rate-limit N] [--redis URL|HOST:PORT] [--real-ip-header NAME] [--cors-origins LIST] [--metrics-addr HOST:PORT] [--request-timeout D] [--event-retention D] [--export-timeout D] [--db-replica URL] [--webhook-allow-private] [--webhook-lease D] [--log-level LEVEL]", runServe},
 		{"migrate", "create the database or bring its schema up to date", runMigrate},
 		{"version", "print the version and build of this binary", runVersion},
 		{"backup", "copy a SQLite database, consistent even while servers write: --to FILE", runBackup},
 		{"warehouse add", "add a warehouse: --id N --name NAME", runWarehouseAdd},
 		{"warehouse list", "list warehouses", runWarehouseList},
 		{"warehouse update", "rename, deactivate or reactivate a warehouse: --id N [--name NAME] [--active=true|false]", runWarehouseUpdate},
-		{"client add", "add a client: --name NAME --permissions LIST|all --warehouses LIST|all [--owners LIST|all] [--id ID] [--secret S] [--read-only]", runClientAdd},
+		{"client add", "add a client: --name NAME --permissions LIST|all --warehouses LIST|all [--owners LIST|all] [--reports LIST|all] [--id ID] [--secret S] [--read-only]", runClientAdd},
 		{"client list", "list clients (secrets are never shown)", runClientList},
-		{"client update", "change a client (only the flags given change; running servers apply it within their auth-cache time): --id ID [--name NAME] [--permissions LIST|all] [--warehouses LIST|all] [--owners LIST|all] [--read-only=true|false]", runClientUpdate},
+		{"client update", "change a client (only the flags given change; running servers apply it within their auth-cache time): --id ID [--name NAME] [--permissions LIST|all] [--warehouses LIST|all] [--owners LIST|all] [--reports LIST|all|none] [--read-only=true|false]", runClientUpdate},
 		{"client disable", "disable a client and revoke its tokens: --id ID", runClientDisable},
 		{"client enable", "enable a client: --id ID", runClientEnable},
 		{"client rotate-secret", "give a client a new secret and revoke its tokens: --id ID", runClientRotate},
 		{"reasoncode add", "add a reason code: --code N --description TEXT --direction receive|issue|any", runReasonCodeAdd},
 		{"reasoncode list", "list reason codes", runReasonCodeList},
 		{"audit", "check the inventory's invariants; exit status 1 on any discrepancy", runAudit},
+		{"report", "run a report, one JSON object a row (--csv: CSV with a header row): ID [--wid N] [--from T --to T] [--days N] [--serial S | --recNo N] [--flags F] [--csv]", runReport},
+		{"events", "print the change feed, one JSON event a line, from the start or after --cursor; --follow waits for new events until interrupted: [--cursor C] [--types LIST] [--follow]", runEvents},
+		{"import items", "add items from a CSV file (- for standard input) whose header row names the API's fields (POST /Item), every row checked before any is written; run again after it was cut short, it resumes: FILE [--skip N]", importCommand("items")},
+		{"import customers", "add customers from a CSV file, as import items does: FILE [--skip N]", importCommand("customers")},
+		{"import vendors", "add vendors from a CSV file, as import items does: FILE [--skip N]", importCommand("vendors")},
+		{"import stock", "receive stock from a CSV file of receipts (POST /Inventory/Receive), each a lot in the ledger, as import items does; run again, a file imported completely is refused: FILE [--reason CODE] [--skip N] [--again]", importCommand("stock")},
 		{"demo", "load demo data: [--items N] [--lots N] [--warehouses W] [--owners LIST]", runDemo},
 	}
 }
@@ -83,7 +93,11 @@ func (u *usageError) Error() string { return u.msg }
 
 // run executes one invocation and returns the process exit status.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	e := env{getenv: getenv, stdout: stdout, stderr: stderr}
+	e := env{getenv: getenv, stdin: os.Stdin, stdout: stdout, stderr: stderr}
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		// The flag every command-line tool answers, as the command.
+		args = append([]string{"version"}, args[1:]...)
+	}
 	cmd, rest, ok := findCommand(args)
 	if !ok {
 		if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {

@@ -50,14 +50,17 @@ func logLines(out, msg string) []map[string]any {
 
 func TestVersion(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := run(ctx, []string{"version"}, getenv(nil), &stdout, &stderr); code != 0 {
-		t.Fatalf("version: exit %d %s", code, stderr.String())
-	}
 	// A test binary records no VCS data: every field falls back.
 	want := "stockroom (devel)\nrevision: unknown\ntime:     unknown\nmodified: unknown\ngo:       " +
 		runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + "\n"
-	if stdout.String() != want {
-		t.Fatalf("version printed\n%s\nwant\n%s", stdout.String(), want)
+	for _, arg := range []string{"version", "--version", "-version"} {
+		stdout.Reset()
+		if code := run(ctx, []string{arg}, getenv(nil), &stdout, &stderr); code != 0 {
+			t.Fatalf("%s: exit %d %s", arg, code, stderr.String())
+		}
+		if stdout.String() != want {
+			t.Fatalf("%s printed\n%s\nwant\n%s", arg, stdout.String(), want)
+		}
 	}
 	if code := run(ctx, []string{"version", "extra"}, getenv(nil), &stdout, &stderr); code != 2 {
 		t.Fatalf("version extra: exit %d, want 2", code)
@@ -132,7 +135,7 @@ func TestServeLogsBuildAndDatabase(t *testing.T) {
 	}
 }
 
-func TestRedactDSN(t *testing.T) {
+func TestRedactURL(t *testing.T) {
 	for in, want := range map[string]string{
 		"sqlite:data/stockroom.db":                                        "sqlite:data/stockroom.db",
 		"postgres://app@db:5432/stock":                                    "postgres://app@db:5432/stock",
@@ -140,9 +143,15 @@ func TestRedactDSN(t *testing.T) {
 		"postgresql://db/stock?user=app&password=s3cret":                  "postgresql://db/stock?password=xxxxx&user=app",
 		"postgres://app:p%40ss@db/stock?sslpassword=k&application_name=x": "postgres://app:xxxxx@db/stock?application_name=x&sslpassword=xxxxx",
 		"postgres://app:s3cret@db:bad-port/x":                             "(an unparsable URL)",
+		"postgres://db/stock":                                             "postgres://db/stock",
+		"127.0.0.1:6379":                                                  "127.0.0.1:6379",
+		"redis://127.0.0.1:6379/0":                                        "redis://127.0.0.1:6379/0",
+		"rediss://default:s3cret@redis.internal:6380/2":                   "rediss://default:xxxxx@redis.internal:6380/2",
+		"rediss://:s3cret@redis.internal":                                 "rediss://:xxxxx@redis.internal",
+		"alice:s3cret@redis.internal:6379":                                "(an unparsable URL)",
 	} {
-		if got := redactDSN(in); got != want {
-			t.Errorf("redactDSN(%q) = %q, want %q", in, got, want)
+		if got := redactURL(in); got != want {
+			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

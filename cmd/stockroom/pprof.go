@@ -4,7 +4,7 @@ package main
 
 // A build with the pprof tag (go build -tags pprof ./cmd/stockroom) serves
 // Go's profiles (net/http/pprof) at the address STOCKROOM_PPROF names, for
-// a benchmark to see where the server's time goes (ARCHITECTURE.md, Where
+// a benchmark to see where the server's time goes (docs/performance.md, Where
 // the time goes). Other builds have no such listener. Give it a loopback
 // address: the profiles need no token.
 

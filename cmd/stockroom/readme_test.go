@@ -54,6 +54,9 @@ type readmeCommand struct {
 	status  int               // 0: any 2xx
 	body    []string          // JSON the answer must contain
 	headers map[string]string // headers the answer must have
+	// lines are the other comment lines: of a CSV answer, its first
+	// lines, "..." standing for any text (csvLinesMatch).
+	lines []string
 }
 
 var (
@@ -144,7 +147,25 @@ func (c *readmeCommand) expect(comment string) {
 	}
 	if strings.HasPrefix(comment, "{") || strings.HasPrefix(comment, "[") {
 		c.body = append(c.body, comment)
+		return
 	}
+	c.lines = append(c.lines, comment)
+}
+
+// csvLinesMatch checks that a CSV answer begins with the lines the README
+// shows, each "..." in them standing for any text.
+func csvLinesMatch(want []string, body []byte) error {
+	got := strings.Split(string(body), "\n")
+	for i, w := range want {
+		parts := strings.Split(w, "...")
+		for j := range parts {
+			parts[j] = regexp.QuoteMeta(parts[j])
+		}
+		if i >= len(got) || !regexp.MustCompile("^"+strings.Join(parts, ".*")+"$").MatchString(strings.TrimSuffix(got[i], "\r")) {
+			return fmt.Errorf("line %d is not %q", i+1, w)
+		}
+	}
+	return nil
 }
 
 // readmeCall is one curl call the script made.
@@ -277,6 +298,11 @@ func runREADME(t *testing.T, blocks []readmeBlock, checker *openapitest.Checker,
 		for name, value := range c.headers {
 			if got := last.header.Get(name); got != value {
 				t.Errorf("%s\nheader %s is %q; the README says %q", where, name, got, value)
+			}
+		}
+		if strings.HasPrefix(last.header.Get("Content-Type"), "text/csv") {
+			if err := csvLinesMatch(c.lines, last.body); err != nil {
+				t.Errorf("%s\nthe CSV answer %.300s\ndoes not begin as the README shows: %v", where, last.body, err)
 			}
 		}
 		for _, want := range c.body {

@@ -7,8 +7,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
+	"sync"
 	"time"
 
+	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/console"
 	"github.com/stockroom/stockroom/internal/httpapi"
 	"github.com/stockroom/stockroom/internal/metrics"
 	"github.com/stockroom/stockroom/internal/ratelimit"
@@ -26,9 +31,41 @@ type serveConfig struct {
 	RateLimit    int
 	Redis        string
 	RealIPHeader string
+	CORSOrigins  []string
 	MetricsAddr  string
 	Timeout      time.Duration
-	LogLevel     slog.Level
+	// DBReplica is a PostgreSQL streaming replica that reports and CSV
+	// exports read from; ExportTimeout bounds an export.
+	DBReplica     string
+	ExportTimeout time.Duration
+	LogLevel      slog.Level
+	// EventRetention is how long events are kept at least.
+	EventRetention time.Duration
+	// WebhookAllowPrivate lets webhooks reach http:// and private hosts.
+	WebhookAllowPrivate bool
+	// WebhookLease is how long an instance's claim of a subscription lasts
+	// unrenewed: how soon another resumes the deliveries of one that died.
+	WebhookLease time.Duration
+}
+
+// parseOrigins reads --cors-origins: "*", or origins as a browser sends
+// them in its Origin header (scheme://host[:port], nothing after).
+func parseOrigins(v string) ([]string, error) {
+	var origins []string
+	for o := range strings.SplitSeq(v, ",") {
+		o = strings.TrimSpace(o)
+		if o == "*" {
+			origins = append(origins, o)
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+			(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+			return nil, fmt.Errorf("%q is not an origin (scheme://host[:port]) or *", o)
+		}
+		origins = append(origins, u.Scheme+"://"+u.Host)
+	}
+	return origins, nil
 }
 
 // shutdownGrace is how long in-flight requests get to finish after SIGINT or
@@ -42,10 +79,20 @@ func runServe(ctx context.Context, e env, args []string) error {
 	fs.DurationVar(&cfg.TokenTTL, "token-ttl", service.DefaultTokenTTL, "lifetime of issued access tokens")
 	fs.DurationVar(&cfg.AuthCache, "auth-cache", 10*time.Second, "how long a checked token is trusted without asking the database (0 to 60s); a client disabled elsewhere is refused within this time")
 	fs.IntVar(&cfg.RateLimit, "rate-limit", 100, "requests per minute per client (and per remote address for requests without a valid token)")
-	fs.StringVar(&cfg.Redis, "redis", "", "Redis address (host:port) keeping the rate limit shared by every instance; in-process when empty")
+	fs.StringVar(&cfg.Redis, "redis", "", "Redis keeping the rate limit shared by every instance: a redis:// or rediss:// (TLS) URL, with user, password and database number, or host:port; in-process when empty")
 	fs.StringVar(&cfg.RealIPHeader, "real-ip-header", "", "header a trusted proxy sets to the client's address (e.g. X-Forwarded-For); the peer's address when empty")
+	fs.Func("cors-origins", "browser origins allowed to call the API, comma-separated (https://app.example.com), or * for any; none: no CORS headers and OPTIONS is 405", func(v string) error {
+		origins, err := parseOrigins(v)
+		cfg.CORSOrigins = origins
+		return err
+	})
 	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", "", "address serving GET /metrics on its own; on --addr when empty")
 	fs.DurationVar(&cfg.Timeout, "request-timeout", 30*time.Second, "longest a request may take, database waits included; past it the answer is 503")
+	fs.StringVar(&cfg.DBReplica, "db-replica", "", "PostgreSQL streaming replica (postgres:// URL) that reports and CSV exports read from; the primary answers them while it is down")
+	fs.DurationVar(&cfg.ExportTimeout, "export-timeout", httpapi.DefaultExportTimeout, "longest a CSV export may take (Accept: text/csv), in place of --request-timeout")
+	fs.DurationVar(&cfg.EventRetention, "event-retention", stockroom.DefaultEventRetention, "how long the change feed keeps events (at least 1h); a cursor older than the events kept is answered 410")
+	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", false, "let webhook subscriptions name http:// URLs and loopback, private and link-local hosts (on-premises receivers, tests)")
+	fs.DurationVar(&cfg.WebhookLease, "webhook-lease", 30*time.Second, "how long an instance's claim of a webhook subscription lasts unrenewed (1s to 10m): how soon another instance resumes the deliveries of one that died; a delivery slower than it may be sent twice")
 	fs.TextVar(&cfg.LogLevel, "log-level", slog.LevelInfo, "log level: DEBUG, INFO, WARN or ERROR")
 	if err := parseFlags(fs, e, args); err != nil {
 		return err
@@ -58,12 +105,20 @@ func runServe(ctx context.Context, e env, args []string) error {
 		return usageFor(fs, "--auth-cache must be between 0s and 60s")
 	case cfg.Timeout < time.Second || cfg.Timeout > 10*time.Minute:
 		return usageFor(fs, "--request-timeout must be between 1s and 10m")
+	case cfg.ExportTimeout < cfg.Timeout || cfg.ExportTimeout > 24*time.Hour:
+		return usageFor(fs, "--export-timeout must be between --request-timeout and 24h")
+	case cfg.DBReplica != "" && !strings.HasPrefix(cfg.DB, "postgres"):
+		return usageFor(fs, "--db-replica needs a PostgreSQL --db")
+	case cfg.EventRetention < time.Hour:
+		return usageFor(fs, "--event-retention must be at least 1h")
+	case cfg.WebhookLease < time.Second || cfg.WebhookLease > 10*time.Minute:
+		return usageFor(fs, "--webhook-lease must be between 1s and 10m")
 	case cfg.RateLimit < 1 || cfg.RateLimit > 60_000_000:
 		return usageFor(fs, "--rate-limit must be between 1 and 60000000")
 	}
 	if cfg.Redis != "" {
-		if _, _, err := net.SplitHostPort(cfg.Redis); err != nil {
-			return usageFor(fs, "--redis must be host:port: %v", err)
+		if _, err := ratelimit.RedisClientOptions(cfg.Redis); err != nil {
+			return usageFor(fs, "--redis %s: %v", redactURL(cfg.Redis), err)
 		}
 	}
 	return serve(ctx, e, cfg)
@@ -73,12 +128,19 @@ func serve(ctx context.Context, e env, cfg serveConfig) error {
 	logger := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	logger.Info("starting", readBuildInfo().logAttrs()...)
 
-	svc, db, err := openService(ctx, cfg.DB, service.Options{TokenTTL: cfg.TokenTTL, AuthCacheTTL: cfg.AuthCache})
+	svc, db, err := openService(ctx, cfg.DB, service.Options{TokenTTL: cfg.TokenTTL, AuthCacheTTL: cfg.AuthCache,
+		Webhooks: service.WebhookOptions{AllowPrivate: cfg.WebhookAllowPrivate, Lease: cfg.WebhookLease}})
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	logger.Info("database opened", databaseAttrs(cfg.DB)...)
+	if cfg.DBReplica != "" {
+		if err := db.OpenReplica(ctx, cfg.DBReplica, logger); err != nil {
+			return fmt.Errorf("--db-replica %s: %w", redactURL(cfg.DBReplica), err)
+		}
+		logger.Info("reports and exports read from the replica", "url", redactURL(cfg.DBReplica))
+	}
 	if err := firstStart(ctx, e, svc); err != nil {
 		return err
 	}
@@ -88,20 +150,39 @@ func serve(ctx context.Context, e env, cfg serveConfig) error {
 		m.AddDB(name, pool)
 	}
 	addWriteStats(m, db)
+	addEventStats(m, db)
+	addWebhookStats(m, svc)
 	var limiter ratelimit.Limiter = ratelimit.NewLocal(cfg.RateLimit, nil)
 	if cfg.Redis != "" {
-		rl := ratelimit.NewRedis(ratelimit.RedisOptions{Addr: cfg.Redis, PerMinute: cfg.RateLimit, Logger: logger, OnState: m.RedisUp})
+		rl, err := ratelimit.NewRedis(ratelimit.RedisOptions{Addr: cfg.Redis, PerMinute: cfg.RateLimit, Logger: logger, OnState: m.RedisUp})
+		if err != nil {
+			return fmt.Errorf("--redis %s: %w", redactURL(cfg.Redis), err)
+		}
 		defer rl.Close()
 		m.RedisUp(true)
 		limiter = rl
 	}
-	api := httpapi.New(httpapi.Config{Service: svc, Logger: logger, RequestTimeout: cfg.Timeout,
-		Limiter: limiter, RealIPHeader: cfg.RealIPHeader, Metrics: m})
-	servers, listeners, err := listen(cfg, api, m, logger)
+	api := httpapi.New(httpapi.Config{Service: svc, Logger: logger, RequestTimeout: cfg.Timeout, ExportTimeout: cfg.ExportTimeout,
+		Limiter: limiter, RealIPHeader: cfg.RealIPHeader, Metrics: m, CORSOrigins: cfg.CORSOrigins})
+	// The console (/console) calls the API in process; everything else is
+	// the API's.
+	site := console.Mount(api, console.New(console.Config{API: api, Service: svc, Logger: logger, RealIPHeader: cfg.RealIPHeader}))
+	servers, listeners, err := listen(cfg, site, m, logger)
 	if err != nil {
 		return err
 	}
-	go sweepIdempotencyKeys(ctx, svc, logger)
+	// The background work ends, and is waited for, before the database
+	// closes (the deferred db.Close runs after this): a prune, a sweep or
+	// a webhook delivery may be writing when the servers stop.
+	bg, stopBackground := context.WithCancel(ctx)
+	var background sync.WaitGroup
+	defer func() {
+		stopBackground()
+		background.Wait()
+	}()
+	background.Go(func() { sweepIdempotencyKeys(bg, svc, logger) })
+	background.Go(func() { pruneEvents(bg, svc, cfg.EventRetention, logger) })
+	background.Go(func() { svc.RunWebhooks(bg, logger) })
 	return runServers(ctx, servers, listeners, logger)
 }
 
@@ -155,7 +236,7 @@ func listen(cfg serveConfig, api http.Handler, m *metrics.Metrics, logger *slog.
 		logger.Info("metrics listening", "addr", mln.Addr().String())
 	}
 	logger.Info("listening", "addr", ln.Addr().String(), "token_ttl", cfg.TokenTTL.String(),
-		"rate_limit", cfg.RateLimit, "redis", cfg.Redis != "")
+		"rate_limit", cfg.RateLimit, "redis", redactURL(cfg.Redis))
 	return servers, listeners, nil
 }
 
@@ -227,6 +308,25 @@ func sweepIdempotencyKeys(ctx context.Context, svc *service.Service, logger *slo
 			logger.Warn("sweeping expired idempotency keys", "error", err.Error())
 		} else if n > 0 {
 			logger.Info("swept expired idempotency keys", "count", n)
+		}
+	}
+}
+
+// pruneEvents deletes the events older than the retention, now and every
+// few minutes, in bounded batches (service.PruneEvents).
+func pruneEvents(ctx context.Context, svc *service.Service, retention time.Duration, logger *slog.Logger) {
+	t := time.NewTicker(5 * time.Minute)
+	defer t.Stop()
+	for {
+		if n, err := svc.PruneEvents(ctx, retention); err != nil && ctx.Err() == nil {
+			logger.Warn("pruning old events", "error", err.Error())
+		} else if n > 0 {
+			logger.Info("pruned old events", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
 		}
 	}
 }

@@ -24,6 +24,7 @@ func runClientUpdate(ctx context.Context, e env, args []string) error {
 	perms := fs.String("permissions", "", "new permissions: comma-separated SecurityIDs from "+stockroom.FormatPermissions(stockroom.AllPermissions)+", or all")
 	whs := fs.String("warehouses", "", "new warehouse scope: comma-separated warehouse ids, or all")
 	owners := fs.String("owners", "", "new owner scope: comma-separated customerIDs (0 for the house's own stock), or all")
+	reports := fs.String("reports", "", "reports the client may run: comma-separated ReportIDs, all or none")
 	readOnly := fs.Bool("read-only", false, "whether the client may only read: --read-only=true or --read-only=false")
 	var ch stockroom.ClientChange
 	check := func() error {
@@ -50,21 +51,26 @@ func runClientUpdate(ctx context.Context, e env, args []string) error {
 				return usageFor(fs, "--owners: %v", err)
 			}
 		}
+		if given["reports"] {
+			if ch.Reports, err = parsed(stockroom.ParseReports, *reports); err != nil {
+				return usageFor(fs, "--reports: %v", err)
+			}
+		}
 		if given["read-only"] {
 			ch.ReadOnly = readOnly
 		}
 		if ch.IsEmpty() {
-			return usageFor(fs, "nothing to change: give --name, --permissions, --warehouses, --owners or --read-only")
+			return usageFor(fs, "nothing to change: give --name, --permissions, --warehouses, --owners, --reports or --read-only")
 		}
 		return nil
 	}
-	return withService(ctx, e, fs, dsn, args, check, func(svc *service.Service) error {
+	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn, check: check}, func(svc *service.Service) error {
 		c, err := svc.UpdateClient(ctx, *id, ch)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "client %s: name %q, permissions %s, warehouses %s, owners %s, read-only %t\n",
-			c.ID, c.Name, stockroom.FormatPermissions(c.Permissions), c.Scope, c.Owners, c.ReadOnly)
+		fmt.Fprintf(e.stdout, "client %s: name %q, permissions %s, warehouses %s, owners %s, reports %s, read-only %t\n",
+			c.ID, c.Name, stockroom.FormatPermissions(c.Permissions), c.Scope, c.Owners, stockroom.FormatReports(c.Reports), c.ReadOnly)
 		fmt.Fprintln(e.stdout, "running servers apply the change within their --auth-cache time")
 		return nil
 	})
@@ -101,7 +107,7 @@ func runWarehouseUpdate(ctx context.Context, e env, args []string) error {
 		}
 		return nil
 	}
-	return withService(ctx, e, fs, dsn, args, check, func(svc *service.Service) error {
+	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn, check: check}, func(svc *service.Service) error {
 		w, err := svc.UpdateWarehouse(ctx, *id, ch)
 		if err != nil {
 			return err

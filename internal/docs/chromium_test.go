@@ -43,12 +43,14 @@ type browserVisit struct {
 }
 
 // visit opens pageURL in headless Chromium, driven over the DevTools
-// protocol on a pipe, and waits until rendered(DOM) is true or 20 s pass.
+// protocol on a pipe, and waits until rendered(DOM) is true or 60 s pass: limits, not
+// expectations (a quiet machine renders in a few seconds; at load 14 on
+// 2 cores, 2026-12-04, the browser had not answered within 30 s).
 // proxyURL receives whatever the browser itself would send elsewhere (its
 // own update and sign-in requests), so nothing leaves loopback.
 func visit(t *testing.T, chromium, pageURL, proxyURL string, rendered func(dom string) bool) browserVisit {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	deadline, _ := ctx.Deadline()
 
@@ -186,7 +188,7 @@ func visit(t *testing.T, chromium, pageURL, proxyURL string, rendered func(dom s
 		v.DOM = res.Result.Value
 		return err
 	}
-	waitUntil := time.Now().Add(20 * time.Second)
+	waitUntil := time.Now().Add(60 * time.Second)
 	for {
 		if err := dom("document.documentElement.outerHTML"); err != nil {
 			return fail(err)

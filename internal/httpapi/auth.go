@@ -84,9 +84,9 @@ func parseTokenRequest(r *http.Request) (tokenRequest, error) {
 		}
 		tr.clientID, tr.secret, tr.basic = id, secret, true
 	}
+	// A client_id that is not text is not a client's id either: the service
+	// refuses it as it does any malformed one, with a 401.
 	switch {
-	case !isText(tr.clientID):
-		return tr, stockroom.Errorf(stockroom.EBADREQUEST, "client_id %s.", msgNotText)
 	case !isText(tr.secret):
 		return tr, stockroom.Errorf(stockroom.EBADREQUEST, "client_secret %s.", msgNotText)
 	case tr.clientID == "":
@@ -111,6 +111,16 @@ type tokenResponse struct {
 	ExpiresIn   int64  `json:"expires_in"`
 }
 
+// malformedClientID stands in the access log for a client_id no client can
+// have, which is never logged as sent (contract §14): it may be of any
+// length, and may be a secret pasted into the wrong field.
+const malformedClientID = "(malformed)"
+
+// handleToken serves POST /Token. Besides the address's budget, spent by
+// every request (authorize), a client id's failures from this address have
+// a budget of their own, checked before the secret is and charged only when
+// the request fails: wrong secrets sent from elsewhere never refuse a
+// correct one (contract §14).
 func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) error {
 	tr, err := parseTokenRequest(r)
 	if err != nil {
@@ -119,15 +129,25 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
-	infoFrom(r.Context()).clientID = tr.clientID
-	if err := s.limit(w, r, budgetToken, tr.clientID, false); err != nil {
-		return err
-	}
-	w.Header().Set("Cache-Control", "no-store")
+	// Every JSON answer says no-store; this is for HTTP/1.0 caches.
 	w.Header().Set("Pragma", "no-cache")
+	// The key of the failure budget; none for a malformed id.
+	failures := ""
+	if stockroom.ValidClientID(tr.clientID) {
+		infoFrom(r.Context()).clientID = tr.clientID
+		failures = tr.clientID + "@" + s.remoteAddr(r)
+		if err := s.checkFailures(r, failures); err != nil {
+			return err
+		}
+	} else {
+		infoFrom(r.Context()).clientID = malformedClientID
+	}
 	tok, err := s.svc.IssueToken(r.Context(), tr.clientID, tr.secret)
 	if err != nil {
 		if stockroom.ErrorCode(err) == stockroom.EUNAUTHORIZED {
+			if failures != "" {
+				s.chargeFailure(r, failures)
+			}
 			// The token endpoint authenticates clients, with HTTP Basic or
 			// form fields (RFC 6749 §2.3.1), never with a bearer token.
 			w.Header().Set("WWW-Authenticate", `Basic realm="stockroom"`)

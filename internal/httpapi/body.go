@@ -1,17 +1,16 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/jsonbody"
 )
 
 func isTooLarge(err error) bool {
@@ -55,18 +54,13 @@ func discardBody(r *http.Request) {
 	_, _ = io.CopyN(io.Discard, info.body, discardMaxBytes)
 }
 
-// object is a JSON request body whose field names are matched without regard
-// to letter case, as the original product binds them. Unknown fields are
-// ignored. Each accessor returns nil for an absent or null field and records
-// a validation error, under the field's documented name, for a value of the
-// wrong JSON type.
-type object map[string]json.RawMessage
-
-// decodeObject reads a JSON object body. A body that is not JSON, or not an
-// object, is bad_request. One that names a field twice (in any letter case at
-// the top, with one spelling at any depth) or holds text that is not Unicode
-// is a validation error (see checkJSON).
-func decodeObject(r *http.Request) (object, error) {
+// readJSON reads r's body as JSON text, within the size limit: its bytes,
+// or why they cannot be read (a Content-Type that is not JSON, a body too
+// large). An optional body that is empty stands for an empty object.
+func readJSON(r *http.Request, optional bool) ([]byte, error) {
+	if optional && r.ContentLength == 0 {
+		return []byte("{}"), nil
+	}
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
 		return nil, stockroom.Errorf(stockroom.EBADREQUEST, "The request body must be JSON (Content-Type: application/json).")
@@ -75,236 +69,95 @@ func decodeObject(r *http.Request) (object, error) {
 	if err != nil {
 		return nil, bodyError(err)
 	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(body, &raw); err != nil || raw == nil {
-		return nil, stockroom.Errorf(stockroom.EBADREQUEST, "The request body is not a JSON object.")
-	}
-	var v stockroom.Validation
-	checkJSON(body, &v)
-	return newObject(raw, &v, ""), v.Err()
+	return body, nil
 }
 
-// newObject matches the fields of a decoded JSON object without regard to
-// letter case. A name given in two letter cases is a problem of each
-// spelling, named with the prefix (the object's path in the body).
-func newObject(raw map[string]json.RawMessage, v *stockroom.Validation, prefix string) object {
-	o := make(object, len(raw))
-	spellings := make(map[string][]string, len(raw))
-	for k, val := range raw {
-		lk := strings.ToLower(k)
-		o[lk] = val
-		spellings[lk] = append(spellings[lk], k)
+// decodeBody decodes body, read by readJSON (else readErr, why it could not
+// be), into dst (see jsonbody.Decode). It returns the body's problems as a
+// validation error, or why it cannot be read (bad_request, 413). The body's
+// unknown fields are kept in the request's info, for the answer to name
+// (Stockroom-Ignored-Fields, contract §1); a strict request's are problems
+// instead.
+func decodeBody(r *http.Request, body []byte, readErr error, dst any) error {
+	if readErr != nil {
+		return readErr
 	}
-	for _, names := range spellings {
-		if len(names) > 1 {
-			for _, k := range names {
-				v.Add(prefix+k, "is given more than once, in different letter cases")
+	res, err := jsonbody.Decode(body, dst)
+	if err != nil {
+		return err
+	}
+	return infoFrom(r.Context()).unknownFields(res, "")
+}
+
+// unknownFields takes the unknown fields of res, a body decoded at path at
+// of the request's body ("" for the whole of it, "operations[3]." for an
+// operation of a batch): kept for the answer to name, or, for a strict
+// request, added to res's problems as they are (unprefixed: a batch's
+// operation is refused as its endpoint would refuse it). It returns res's
+// problems as a validation error.
+func (info *reqInfo) unknownFields(res jsonbody.Result, at string) error {
+	if !info.strict {
+		for _, path := range res.Unknown {
+			info.ignored = append(info.ignored, at+path)
+		}
+		return res.Problems.Err()
+	}
+	info.strictApplied = true
+	if info.noun != "" {
+		for i, path := range res.Unknown {
+			if !strings.ContainsAny(path, ".[") {
+				res.UnknownOf[i] = info.noun
 			}
 		}
 	}
-	return o
+	res.Strict(&res.Problems)
+	return res.Problems.Err()
 }
 
-func (o object) raw(name string) (json.RawMessage, bool) {
-	b, ok := o[strings.ToLower(name)]
-	if !ok || string(b) == "null" {
-		return nil, false
-	}
-	return b, true
-}
-
-func (o object) str(v *stockroom.Validation, name string) *string {
-	b, ok := o.raw(name)
-	if !ok {
-		return nil
-	}
-	var s string
-	if json.Unmarshal(b, &s) != nil {
-		v.Add(name, "must be a string")
-		return nil
-	}
-	return &s
-}
-
-var jsonInteger = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
-
-func (o object) int(v *stockroom.Validation, name string) *int64 {
-	b, ok := o.raw(name)
-	if !ok {
-		return nil
-	}
-	if !jsonInteger.Match(b) {
-		v.Add(name, "must be an integer")
-		return nil
-	}
-	n, err := strconv.ParseInt(string(b), 10, 64)
-	if err != nil {
-		v.Add(name, "is out of range")
-		return nil
-	}
-	return &n
-}
-
-func (o object) units(v *stockroom.Validation, name string) *stockroom.Units {
-	b, ok := o.raw(name)
-	if !ok {
-		return nil
-	}
-	u, err := stockroom.ParseUnits(string(b))
-	if err != nil {
-		if len(b) > 0 && (b[0] == '"' || b[0] == '{' || b[0] == '[' || b[0] == 't' || b[0] == 'f') {
-			v.Add(name, "must be a number")
-		} else {
-			v.Add(name, err.Error())
-		}
-		return nil
-	}
-	return &u
-}
-
-func (o object) bool(v *stockroom.Validation, name string) *bool {
-	b, ok := o.raw(name)
-	if !ok {
-		return nil
-	}
-	var x bool
-	if json.Unmarshal(b, &x) != nil {
-		v.Add(name, "must be true or false")
-		return nil
-	}
-	return &x
-}
-
-// each reads a field holding an array of objects, passing each element to
-// read with a validation of its own, whose problems are reported as the
-// element's (name[i].field). A value that is not such an array, or an
-// element that is not an object, is a validation error.
-func (o object) each(v *stockroom.Validation, name string, read func(el object, ev *stockroom.Validation)) {
-	b, ok := o.raw(name)
-	if !ok {
-		return
-	}
-	var elems []json.RawMessage
-	if json.Unmarshal(b, &elems) != nil {
-		v.Add(name, "must be an array")
-		return
-	}
-	for i, raw := range elems {
-		prefix := name + "[" + strconv.Itoa(i) + "]"
-		var m map[string]json.RawMessage
-		if json.Unmarshal(raw, &m) != nil || m == nil {
-			// Read as empty, so that later elements keep their index.
-			v.Add(prefix, "must be an object")
-			read(object{}, &stockroom.Validation{})
-			continue
-		}
-		el := make(object, len(m))
-		for k, val := range m {
-			el[strings.ToLower(k)] = val
-		}
-		var ev stockroom.Validation
-		read(el, &ev)
-		if e, ok := ev.Err().(*stockroom.Error); ok {
-			for field, msgs := range e.Details {
-				for _, msg := range msgs {
-					v.Add(prefix+"."+field, msg)
-				}
+// prefersStrict reports whether a request's Prefer headers (RFC 7240: a
+// comma-separated list of preferences, each maybe with parameters after a
+// semicolon) ask for handling=strict.
+func prefersStrict(values []string) bool {
+	for _, v := range values {
+		for pref := range strings.SplitSeq(v, ",") {
+			name, _, _ := strings.Cut(pref, ";")
+			key, val, _ := strings.Cut(strings.TrimSpace(name), "=")
+			if strings.EqualFold(strings.TrimSpace(key), "handling") &&
+				strings.EqualFold(strings.Trim(strings.TrimSpace(val), `"`), "strict") {
+				return true
 			}
 		}
 	}
+	return false
 }
 
-// synonym reads a field that clients may send under either of two names
-// (category or categoryID, uOM or unit). Both with different values is a
-// validation error.
-func synonym[T comparable](o object, v *stockroom.Validation, name, alt string, get func(object, *stockroom.Validation, string) *T) *T {
-	a, b := get(o, v, name), get(o, v, alt)
-	switch {
-	case a != nil && b != nil && *a != *b:
-		v.Add(alt, "differs from "+name+"; give one of them")
-		return nil
-	case a != nil:
-		return a
-	}
-	return b
-}
+// maxIgnoredHeader bounds Stockroom-Ignored-Fields: a body may name up to
+// stockroom.MaxProblemFields unknown fields, which no header should carry.
+const maxIgnoredHeader = 4 << 10
 
-// time reads a datetime string as the contract accepts it.
-func (o object) time(v *stockroom.Validation, name string) *time.Time {
-	s := o.str(v, name)
-	if s == nil {
-		return nil
-	}
-	t, err := stockroom.ParseTime(*s)
-	if err != nil {
-		v.Add(name, err.Error())
-		return nil
-	}
-	return &t
-}
-
-// The zero-value forms of the accessors, for optional fields whose zero means
-// "not given".
-
-func (o object) strOr(v *stockroom.Validation, name string) string {
-	if s := o.str(v, name); s != nil {
-		return *s
-	}
-	return ""
-}
-
-func (o object) intOr(v *stockroom.Validation, name string) int64 {
-	if n := o.int(v, name); n != nil {
-		return *n
-	}
-	return 0
-}
-
-func (o object) unitsOr(v *stockroom.Validation, name string) stockroom.Units {
-	if u := o.units(v, name); u != nil {
-		return *u
-	}
-	return stockroom.Units{}
-}
-
-// owner reads an owner: a customerID (an integer, 0 for the house's own
-// stock) or a customer ShortID (a string).
-func (o object) owner(v *stockroom.Validation, name string) *stockroom.OwnerRef {
-	b, ok := o.raw(name)
-	if !ok {
-		return nil
-	}
-	if b[0] == '"' {
-		if s := o.str(v, name); s != nil {
-			return ownerFromText(v, name, *s)
+// ignoredHeader is the Stockroom-Ignored-Fields value for the unknown
+// fields' paths: comma-separated, as sent, but for a name's bytes that
+// would break the list or the header (commas, controls, non-ASCII), which
+// are percent-encoded; past maxIgnoredHeader bytes it ends with "…".
+func ignoredHeader(paths []string) string {
+	var b strings.Builder
+	for i, p := range paths {
+		var f strings.Builder
+		for j := range len(p) {
+			if c := p[j]; c < 0x21 || c > 0x7e || c == ',' || c == '%' {
+				fmt.Fprintf(&f, "%%%02X", c)
+			} else {
+				f.WriteByte(c)
+			}
 		}
-		return nil
+		if b.Len()+f.Len()+2+len(", …") > maxIgnoredHeader {
+			b.WriteString(", …")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.String())
 	}
-	if n := o.int(v, name); n != nil {
-		return ownerFromID(v, name, *n)
-	}
-	return nil
-}
-
-// ownerFromText reads an owner given as text (a query parameter, a JSON
-// string): digits are a customerID, anything else a ShortID.
-func ownerFromText(v *stockroom.Validation, name, s string) *stockroom.OwnerRef {
-	if strings.TrimSpace(s) == "" {
-		v.Add(name, "is empty: give a customerID, 0 or a customer ShortID")
-		return nil
-	}
-	ref := stockroom.ParseOwnerRef(s)
-	if ref.ShortID == "" {
-		return ownerFromID(v, name, ref.ID)
-	}
-	return &ref
-}
-
-// ownerFromID reads an owner given as a customerID (0: the house).
-func ownerFromID(v *stockroom.Validation, name string, id int64) *stockroom.OwnerRef {
-	if id < 0 {
-		v.Add(name, "must be a customerID, 0 or a customer ShortID")
-		return nil
-	}
-	return &stockroom.OwnerRef{ID: id}
+	return b.String()
 }

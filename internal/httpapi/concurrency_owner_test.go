@@ -17,15 +17,7 @@ import (
 // of its successful responses and the sum of its lots.
 func TestConcurrentStockOfOwnersOverHTTP(t *testing.T) {
 	eachEngine(t, func(t *testing.T, a *api) {
-		tok := stockAPI(t, a)
-		a.addCustomer(t, ownerA)
-		a.addCustomer(t, ownerB)
-		if err := a.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: 3, Name: "Third"}); err != nil {
-			t.Fatal(err)
-		}
-		a.createItem(t, tok, map[string]any{"shortID": "ITEM-C"})
-		items := []string{"ITEM-A", "ITEM-B", "ITEM-C"}
-		owners := []int64{stockroom.HouseOwner, ownerA, ownerB}
+		tok, items, owners := ownersMixAPI(t, a)
 		m := newHTTPMix(owners...)
 		a.runMix(t, tok, m, items, 16, ownerMixSteps(), 30)
 		if t.Failed() {
@@ -43,6 +35,20 @@ func TestConcurrentStockOfOwnersOverHTTP(t *testing.T) {
 		a.checkLedger(t, tok, m.outcomes)
 		checkHTTPMix(t, m.outcomes)
 	})
+}
+
+// ownersMixAPI is stockAPI with ITEM-C, warehouse 3 and customers A and B:
+// the three items and the owners (the house, A and B) of the owners' mix.
+func ownersMixAPI(t *testing.T, a *api) (tok string, items []string, owners []int64) {
+	t.Helper()
+	tok = stockAPI(t, a)
+	a.addCustomer(t, ownerA)
+	a.addCustomer(t, ownerB)
+	if err := a.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: 3, Name: "Third"}); err != nil {
+		t.Fatal(err)
+	}
+	a.createItem(t, tok, map[string]any{"shortID": "ITEM-C"})
+	return tok, []string{"ITEM-A", "ITEM-B", "ITEM-C"}, []int64{stockroom.HouseOwner, ownerA, ownerB}
 }
 
 // checkOwnerLevels checks each owner's level of an item in a warehouse

@@ -18,10 +18,22 @@ type reqInfo struct {
 	// key is the request's Idempotency-Key, keyErr why it cannot be used.
 	key    *stockroom.IdempotencyKey
 	keyErr error
+	// locate is the Location of what the request creates, read from its
+	// answer's body: for its first answer and for every replay alike.
+	locate locator
 	// inputErr is the refusal of the checks every route shares (the body's
 	// encoding, the parameters' text), for the service to report in its
 	// place in the order of checks.
 	inputErr error
+	// ignored are the fields of the body that the request's type does not
+	// have, as sent (jsonbody.Result.Unknown): the fields it ignored.
+	ignored []string
+	// strict: the request asked for Prefer: handling=strict (contract §1);
+	// strictApplied: a body was read so, and the answer says it was.
+	strict, strictApplied bool
+	// noun names the resource a body describes where its type serves
+	// several (a party: Customer or Vendor), for a strict refusal.
+	noun string
 	// body is the request body as the server received it, beneath the size
 	// limit, and conn controls its connection: a refused body is drained
 	// through them.

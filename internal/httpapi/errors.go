@@ -22,6 +22,25 @@ func clientHungUp(r *http.Request) bool {
 	return errors.Is(r.Context().Err(), context.Canceled)
 }
 
+// statusByCode is the one table from error code to HTTP status.
+var statusByCode = map[string]int{
+	stockroom.EBADREQUEST:     http.StatusBadRequest,
+	stockroom.EINVALID:        http.StatusBadRequest,
+	stockroom.EUNAUTHORIZED:   http.StatusUnauthorized,
+	stockroom.EFORBIDDEN:      http.StatusForbidden,
+	stockroom.ENOTFOUND:       http.StatusNotFound,
+	stockroom.EMETHOD:         http.StatusMethodNotAllowed,
+	stockroom.ECONFLICT:       http.StatusConflict,
+	stockroom.ETOOLARGE:       http.StatusRequestEntityTooLarge,
+	stockroom.EUNSUPPORTED:    http.StatusUnsupportedMediaType,
+	stockroom.EIDEMPOTENCY:    http.StatusUnprocessableEntity,
+	stockroom.ERATELIMITED:    http.StatusTooManyRequests,
+	stockroom.EINTERNAL:       http.StatusInternalServerError,
+	stockroom.ENOTIMPLEMENTED: http.StatusNotImplemented,
+	stockroom.EUNAVAILABLE:    http.StatusServiceUnavailable,
+	stockroom.ECURSOREXPIRED:  http.StatusGone,
+}
+
 // writeError is the one place that turns an error into a response. Errors
 // that are not *stockroom.Error become "Internal error." for the client, and
 // their text goes to the log with the request id. 5xx causes are always logged.
@@ -40,10 +59,11 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if status == http.StatusUnauthorized && w.Header().Get("WWW-Authenticate") == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="stockroom"`)
 	}
-	if errors.Is(err, stockroom.ErrKeyInProgress) {
+	if errors.Is(err, stockroom.ErrKeyInProgress) || errors.Is(err, stockroom.ErrTokenBusy) {
 		// Retry-After tells this 409 from a refusal that waiting cannot
 		// change (short stock, a duplicate): the first request's answer is
-		// usually there within the second.
+		// usually there within the second. A token request refused for
+		// want of a slot to check its secret in finds one as soon.
 		w.Header().Set("Retry-After", "1")
 	}
 	writeJSON(w, status, body)
@@ -53,13 +73,15 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 // cause of a 5xx.
 func (s *Server) errorObject(r *http.Request, err error) (int, stockroom.ErrorBody) {
 	code := stockroom.ErrorCode(err)
-	status, ok := stockroom.StatusByCode[code]
+	status, ok := statusByCode[code]
 	if !ok {
 		code, status = stockroom.EINTERNAL, http.StatusInternalServerError
 	}
 	body := stockroom.ErrorBody{StatusCode: status, Code: code, Message: stockroom.ErrorMessage(err)}
 	var se *stockroom.Error
-	if errors.As(err, &se) && code == stockroom.EINVALID {
+	if errors.As(err, &se) && code != stockroom.EINTERNAL {
+		// A validation error's fields; any other refusal's place in a
+		// batch (contract §15).
 		body.Details = se.Details
 	}
 	if code == stockroom.EINTERNAL {

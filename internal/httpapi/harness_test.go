@@ -140,6 +140,18 @@ func (a *api) do(t testing.TB, method, path string, body io.Reader, headers ...s
 	if res.Header.Get("X-Request-ID") == "" {
 		t.Errorf("%s %s: no X-Request-ID", method, path)
 	}
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		// Every JSON answer (contract §14); the OpenAPI document, the same
+		// for everyone, may be cached.
+		cache := "no-store"
+		if path == "/api/v1/openapi.json" {
+			cache = "public, max-age=300"
+		}
+		if res.Header.Get("X-Content-Type-Options") != "nosniff" || res.Header.Get("Cache-Control") != cache {
+			t.Errorf("%s %s: %d with X-Content-Type-Options %q and Cache-Control %q, want nosniff and %s", method, path,
+				res.StatusCode, res.Header.Get("X-Content-Type-Options"), res.Header.Get("Cache-Control"), cache)
+		}
+	}
 	return response{status: res.StatusCode, header: res.Header, body: b}
 }
 
@@ -185,7 +197,7 @@ func wantError(t *testing.T, r response, status int, code string) map[string]any
 	if !present {
 		t.Fatalf("error body %s has no details field", r.body)
 	}
-	if code != stockroom.EINVALID && details != nil {
+	if code != stockroom.EINVALID && details != nil && !strings.Contains(string(r.body), `"details":{"operations[`) { // an atomic batch's refusal names its operation
 		t.Fatalf("error body %s: details set on a %s error", r.body, code)
 	}
 	if !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") {

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -18,7 +19,9 @@ import (
 
 // readKey reads the body of a POST carrying an Idempotency-Key, which the
 // key's request hash needs, and keeps the key (or why it is unusable) for
-// the handler. The body stays readable for the handler.
+// the handler. The body stays readable for the handler. Nothing is hashed
+// here: the service hashes the request once the caller's permission is
+// checked.
 func (s *Server) readKey(r *http.Request, info *reqInfo) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -35,36 +38,41 @@ type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
-// answerer makes the answer a keyed request records when it succeeds: the
-// result as JSON with the given status, and its Location when location is
-// not nil.
-func answerer(status int, location func(result any) string) func(any) stockroom.Reply {
-	return func(result any) stockroom.Reply {
-		rep := stockroom.Reply{Status: status, ContentType: jsonType, Body: encodeJSON(result)}
-		if location != nil {
-			rep.Location = location(result)
+// locator reads the Location of a created resource from the body of the
+// answer that created it: what an answer is recorded as (a status and a
+// body) is all a replay has, so the first answer's Location is read the same
+// way, and the two cannot differ.
+type locator func(body []byte) string
+
+// locatorOf is the locator of resources answered as a T, whose Location is
+// path of it.
+func locatorOf[T any](path func(T) string) locator {
+	return func(body []byte) string {
+		var v T
+		if json.Unmarshal(body, &v) != nil {
+			return ""
 		}
-		return rep
+		return path(v)
 	}
 }
 
-// respond writes a handler's success: the answer recorded with the change
-// when the request had a key (the very bytes a repeat will get), else the
-// result as JSON.
-func (s *Server) respond(w http.ResponseWriter, r *http.Request, key *stockroom.IdempotencyKey, status int, result any, location func(any) string) {
+// respond writes a handler's success, of the form a: the answer recorded
+// with the change when the request had a key (the very bytes a repeat will
+// get), else the result as JSON; with the Location a reads from it.
+func (s *Server) respond(w http.ResponseWriter, r *http.Request, key *stockroom.IdempotencyKey, a answer, result any) {
 	if key != nil && key.Recorded != nil {
-		writeReply(w, *key.Recorded, false)
+		writeAnswer(w, *key.Recorded, a.location, false)
 		return
 	}
-	rep := answerer(status, location)(result)
+	ans := stockroom.RecordedAnswer{Status: a.status, Body: encodeJSON(result)}
 	if key != nil {
 		// A write that did not record its answer: record it now.
-		if err := s.svc.RecordRefusal(r.Context(), key, rep); err != nil {
+		if err := s.svc.RecordRefusal(r.Context(), key, ans); err != nil {
 			s.answerError(w, r, err)
 			return
 		}
 	}
-	writeReply(w, rep, false)
+	writeAnswer(w, ans, a.location, false)
 }
 
 // answerError writes the answer to a request that failed. A replay gets the
@@ -72,20 +80,21 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, key *stockroom.
 // key's answer; if a repeat answered the key meanwhile, that answer is given
 // instead, so that every repeat of a request gets one answer.
 func (s *Server) answerError(w http.ResponseWriter, r *http.Request, err error) {
+	info := infoFrom(r.Context())
 	if rep, ok := service.IsReplay(err); ok {
-		writeReply(w, rep.Reply, true)
+		writeAnswer(w, rep.Answer, info.locate, true)
 		return
 	}
-	key := infoFrom(r.Context()).key
+	key := info.key
 	if key == nil || !isRefusal(err) {
 		s.writeError(w, r, err)
 		return
 	}
 	status, body := s.errorObject(r, err)
-	rep := stockroom.Reply{Status: status, ContentType: jsonType, Body: encodeJSON(body)}
-	if rerr := s.svc.RecordRefusal(r.Context(), key, rep); rerr != nil {
+	ans := stockroom.RecordedAnswer{Status: status, Body: encodeJSON(body)}
+	if rerr := s.svc.RecordRefusal(r.Context(), key, ans); rerr != nil {
 		if again, ok := service.IsReplay(rerr); ok {
-			writeReply(w, again.Reply, true)
+			writeAnswer(w, again.Answer, info.locate, true)
 			return
 		}
 		// Unrecorded, the refusal could be answered differently on a
@@ -93,31 +102,40 @@ func (s *Server) answerError(w http.ResponseWriter, r *http.Request, err error) 
 		s.writeError(w, r, rerr)
 		return
 	}
-	writeReply(w, rep, false)
+	writeAnswer(w, ans, nil, false)
 }
 
 // isRefusal reports whether err is an answer to the request itself (a 4xx),
 // to be recorded for its key; not a refusal of the key (still in progress,
-// used with another request) and not a failure (5xx), after which a repeat
-// runs afresh.
+// used with another request), not a failure (5xx), after which a repeat
+// runs afresh, and not a refusal of the caller's rights (401, 403): a
+// request refused so stores nothing (contract §14), and its repeat, once
+// the client may make it, runs.
 func isRefusal(err error) bool {
 	if errors.Is(err, stockroom.ErrKeyInProgress) || errors.Is(err, stockroom.ErrKeyMismatch) {
 		return false
 	}
-	status, ok := stockroom.StatusByCode[stockroom.ErrorCode(err)]
-	return ok && status >= 400 && status < 500
+	switch status, ok := statusByCode[stockroom.ErrorCode(err)]; {
+	case !ok, status == http.StatusUnauthorized, status == http.StatusForbidden:
+		return false
+	default:
+		return status >= 400 && status < 500
+	}
 }
 
-// writeReply writes a recorded answer; replayed marks it as the repeat of an
-// answer given before.
-func writeReply(w http.ResponseWriter, rep stockroom.Reply, replayed bool) {
+// writeAnswer writes an answer as recorded, JSON, with the Location that
+// location reads from the body of a success (2xx); replayed marks it as the
+// repeat of an answer given before.
+func writeAnswer(w http.ResponseWriter, ans stockroom.RecordedAnswer, location locator, replayed bool) {
 	if replayed {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}
-	if rep.Location != "" {
-		w.Header().Set("Location", rep.Location)
+	if location != nil && ans.Status >= 200 && ans.Status < 300 {
+		if l := location(ans.Body); l != "" {
+			w.Header().Set("Location", l)
+		}
 	}
-	w.Header().Set("Content-Type", rep.ContentType)
-	w.WriteHeader(rep.Status)
-	_, _ = w.Write(rep.Body)
+	setJSONHeaders(w.Header(), jsonType)
+	w.WriteHeader(ans.Status)
+	_, _ = w.Write(ans.Body)
 }

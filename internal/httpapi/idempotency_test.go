@@ -103,7 +103,8 @@ func TestIdempotencyKeys(t *testing.T) {
 			item := map[string]any{"shortID": "IDEM-1"}
 			first := a.postKey(t, tok, "/api/v1/Item", "k-item", item)
 			again := a.postKey(t, tok, "/api/v1/Item", "k-item", item)
-			if first.status != 201 || again.status != 201 || again.header.Get("Location") != first.header.Get("Location") || string(again.body) != string(first.body) {
+			if first.status != 201 || again.status != 201 || !strings.HasPrefix(first.header.Get("Location"), "/api/v1/Item/") ||
+				again.header.Get("Location") != first.header.Get("Location") || string(again.body) != string(first.body) {
 				t.Fatalf("item create repeat: %d %s / %d %s", first.status, first.body, again.status, again.body)
 			}
 			bad := map[string]any{"itemID": "ITEM-A", "units": -1, "wid": 1, "reasonCode": 1}
@@ -170,6 +171,98 @@ func TestIdempotencyKeys(t *testing.T) {
 	})
 }
 
+// TestRefusedKeyStoresNothing: a keyed request refused for the caller's
+// rights (403: a read-only account, a missing permission, a warehouse out of
+// scope) stores nothing under its key (contract §14), so that once the
+// client may make it, the same request with the same key runs for real
+// instead of replaying the refusal. A malformed key is reported after the
+// permission, as any unreadable request is.
+func TestRefusedKeyStoresNothing(t *testing.T) {
+	eachEngine(t, func(t *testing.T, a *api) {
+		admin := stockAPI(t, a)
+		receive := map[string]any{"itemID": "ITEM-A", "units": 2, "wid": 2, "reasonCode": 1}
+		canReceive := []stockroom.Permission{stockroom.PermItemRead, stockroom.PermReceive}
+		notReadOnly := false
+		for _, tc := range []struct {
+			name    string
+			client  service.NewClient
+			grant   stockroom.ClientChange
+			message string
+		}{
+			{"ReadOnlyAccount", service.NewClient{Permissions: canReceive, Scope: stockroom.Scope{All: true}, ReadOnly: true},
+				stockroom.ClientChange{ReadOnly: &notReadOnly}, stockroom.MsgReadOnly},
+			{"MissingPermission", service.NewClient{Permissions: canReceive[:1], Scope: stockroom.Scope{All: true}},
+				stockroom.ClientChange{Permissions: canReceive}, stockroom.MsgNoPermission},
+			{"WarehouseOutOfScope", service.NewClient{Permissions: canReceive, Scope: stockroom.Scope{IDs: []int64{1}}},
+				stockroom.ClientChange{Scope: &stockroom.Scope{All: true}}, stockroom.MsgOutOfScope},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				id, secret := a.addClient(t, tc.client)
+				tok := a.token(t, id, secret)
+				before := a.ledgerSize(t, admin)
+				v := wantError(t, a.postKey(t, tok, "/api/v1/Inventory/Receive", "k-refused", receive), 403, stockroom.EFORBIDDEN)
+				if v["message"] != tc.message {
+					t.Fatalf("refused with %q, want %q", v["message"], tc.message)
+				}
+				if tc.name != "WarehouseOutOfScope" {
+					bad := a.postKey(t, tok, "/api/v1/Inventory/Receive", "has space", receive)
+					wantError(t, bad, 403, stockroom.EFORBIDDEN)
+				}
+				if _, err := a.svc.UpdateClient(context.Background(), id, tc.grant); err != nil {
+					t.Fatal(err)
+				}
+				r := a.postKey(t, tok, "/api/v1/Inventory/Receive", "k-refused", receive)
+				if r.status != 201 || r.header.Get("Idempotent-Replayed") != "" {
+					t.Fatalf("the request once allowed: %d %v %s, want it run", r.status, r.header, r.body)
+				}
+				if again := a.postKey(t, tok, "/api/v1/Inventory/Receive", "k-refused", receive); again.status != 201 ||
+					again.header.Get("Idempotent-Replayed") != "true" || string(again.body) != string(r.body) {
+					t.Fatalf("its repeat: %d %v, want the receipt replayed", again.status, again.header)
+				}
+				wantError(t, a.postKey(t, tok, "/api/v1/Inventory/Receive", "has space", receive), 400, stockroom.EBADREQUEST)
+				if n := a.ledgerSize(t, admin); n != before+1 {
+					t.Fatalf("ledger grew by %d, want 1", n-before)
+				}
+			})
+		}
+	})
+}
+
+// TestKeyHashedAfterPermission: the service makes a key's request hash, the
+// work a body costs whoever sends it, only once the caller's permission is
+// checked (contract §14). Refused, the key holds its request unhashed.
+func TestKeyHashedAfterPermission(t *testing.T) {
+	eachEngine(t, func(t *testing.T, a *api) {
+		admin := stockAPI(t, a)
+		ctx := context.Background()
+		body := []byte(`{"itemID":"ITEM-A","units":2,"wid":1,"reasonCode":1}`)
+		in := stockroom.ReceiveRequest{ItemID: "ITEM-A", Units: stockroom.Whole(2), WID: 1, ReasonCode: 1}
+		for _, tc := range []struct {
+			name, tok string
+			admitted  bool
+		}{
+			{"Refused", a.clientToken(t, false, stockroom.PermItemRead), false},
+			{"Admitted", admin, true},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				p, err := a.svc.Authenticate(ctx, tc.tok)
+				if err != nil {
+					t.Fatal(err)
+				}
+				key, err := service.NewIdempotencyKey(p, "k-hash", "POST", "/api/v1/Inventory/Receive", body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				key.Status = 201
+				_, err = a.svc.Receive(ctx, p, service.Request[stockroom.ReceiveRequest]{In: in, Key: key})
+				if (err == nil) != tc.admitted || (key.RequestHash != "") != tc.admitted {
+					t.Fatalf("receipt: %v; request hash %q", err, key.RequestHash)
+				}
+			})
+		}
+	})
+}
+
 // TestIdempotencyThroughFaults covers what the chaos runs found: an answer
 // that never reached its client is replayed, because it is recorded in the
 // transaction of the change it answers; and the key of a request whose
@@ -191,10 +284,7 @@ func TestIdempotencyThroughFaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			key.Answer = func(result any) stockroom.Reply {
-				b, _ := json.Marshal(result)
-				return stockroom.Reply{Status: 201, ContentType: "application/json; charset=utf-8", Body: append(b, '\n')}
-			}
+			key.Status = 201
 			in := stockroom.ReceiveRequest{ItemID: "ITEM-A", Units: stockroom.Whole(2), WID: 1, ReasonCode: 1}
 			first, err := a.svc.Receive(ctx, p, service.Request[stockroom.ReceiveRequest]{In: in, Key: key})
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
@@ -166,4 +167,22 @@ func waitForLog(t *testing.T, logs *syncBuffer, substr string) string {
 	}
 	t.Fatalf("no log line with %s in:\n%s", substr, logs.String())
 	return ""
+}
+
+// TestAddressKey: the key an address's budget is kept under.
+func TestAddressKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"198.51.100.7":                   "198.51.100.7",
+		"::ffff:198.51.100.7":            "198.51.100.7",
+		"2001:db8:1:2:3:4:5:6":           "2001:db8:1:2::/64",
+		"2001:db8:1:2::":                 "2001:db8:1:2::/64",
+		"2001:db8:1:3::1":                "2001:db8:1:3::/64",
+		"fe80::1%eth0":                   "fe80::/64",
+		"::1":                            "::/64",
+		"2001:0db8:0001:0002:ffff::ffff": "2001:db8:1:2::/64",
+	} {
+		if got := addressKey(netip.MustParseAddr(in)); got != want {
+			t.Errorf("addressKey(%s) = %s, want %s", in, got, want)
+		}
+	}
 }

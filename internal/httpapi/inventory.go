@@ -11,75 +11,45 @@ import (
 
 // handleReceive serves POST /Inventory/Receive.
 func (s *Server) handleReceive(w http.ResponseWriter, r *http.Request) error {
-	o, err := decodeObject(r)
-	var v stockroom.Validation
-	in := stockroom.ReceiveRequest{
-		ItemID: o.strOr(&v, "itemID"), Units: o.unitsOr(&v, "units"), WID: o.intOr(&v, "wid"),
-		ReasonCode: o.intOr(&v, "reasonCode"), Spot: o.strOr(&v, "spot"), Serial: o.strOr(&v, "serial"),
-		Serial2: o.strOr(&v, "serial2"), RFIDTag: o.strOr(&v, "rfidTag"), Reference: o.strOr(&v, "reference"),
-		Remark: o.strOr(&v, "remark"), NetWeight: o.unitsOr(&v, "netWeight"), GrossWeight: o.unitsOr(&v, "grossWeight"),
-		Price: o.unitsOr(&v, "price"), Expires: o.time(&v, "expires"), Supplier: o.intOr(&v, "supplier"),
-		Line: o.intOr(&v, "line"), JobID: o.intOr(&v, "jobid"), Owner: o.owner(&v, "owner"), PONo: o.strOr(&v, "poNo"),
-	}
-	req := newRequest(r, in, v, err, http.StatusCreated, nil)
+	created := answer{status: http.StatusCreated}
+	req := withKey(r, jsonRequest[stockroom.ReceiveRequest](r), created)
 	res, err := s.svc.Receive(r.Context(), principalFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
 	s.metrics.StockTransaction(string(res.Type))
-	s.respond(w, r, req.Key, http.StatusCreated, res, nil)
+	s.respond(w, r, req.Key, created, res)
 	return nil
 }
 
 // handleIssue serves POST /Inventory/Issue.
 func (s *Server) handleIssue(w http.ResponseWriter, r *http.Request) error {
-	o, err := decodeObject(r)
-	var v stockroom.Validation
-	in := stockroom.IssueRequest{
-		ItemID: o.strOr(&v, "itemID"), Units: o.unitsOr(&v, "units"), WID: o.intOr(&v, "wid"),
-		ReasonCode: o.intOr(&v, "reasonCode"), Spot: o.strOr(&v, "spot"), Serial: o.strOr(&v, "serial"),
-		Serial2: o.strOr(&v, "serial2"), RFIDTag: o.strOr(&v, "rfidTag"), Reference: o.strOr(&v, "reference"),
-		Remark: o.strOr(&v, "remark"), NetWeight: o.unitsOr(&v, "netWeight"), ShipTo: o.intOr(&v, "shipto"),
-		ProdID: o.strOr(&v, "prodID"), RecNo: o.intOr(&v, "recno"), Line: o.intOr(&v, "line"), Owner: o.owner(&v, "owner"),
-	}
-	req := newRequest(r, in, v, err, http.StatusOK, nil)
+	req := withKey(r, jsonRequest[stockroom.IssueRequest](r), answerOK)
 	res, err := s.svc.Issue(r.Context(), principalFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
 	s.metrics.StockTransaction(string(res.Type))
-	s.respond(w, r, req.Key, http.StatusOK, res, nil)
+	s.respond(w, r, req.Key, answerOK, res)
 	return nil
 }
 
 // handleMove serves POST /Inventory/Move.
 func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) error {
-	o, err := decodeObject(r)
-	var v stockroom.Validation
-	in := stockroom.MoveRequest{
-		ItemID: o.strOr(&v, "itemID"), Units: o.unitsOr(&v, "units"), WID: o.intOr(&v, "wid"),
-		FromSpot: o.strOr(&v, "fromSpot"), ToSpot: o.str(&v, "toSpot"), ShipToWID: o.intOr(&v, "shipToWid"),
-		TransitSlip: o.strOr(&v, "transitSlip"), Serial: o.strOr(&v, "serial"), Serial2: o.strOr(&v, "serial2"),
-		RFIDTag: o.strOr(&v, "rfidTag"), Reference: o.strOr(&v, "reference"), RecNo: o.intOr(&v, "recno"),
-		Owner:    o.owner(&v, "owner"),
-		Received: o.time(&v, "received"),
-	}
-	req := newRequest(r, in, v, err, http.StatusOK, nil)
+	req := withKey(r, jsonRequest[stockroom.MoveRequest](r), answerOK)
 	res, err := s.svc.Move(r.Context(), principalFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
 	s.metrics.StockTransaction(string(res.Type))
-	s.respond(w, r, req.Key, http.StatusOK, res, nil)
+	s.respond(w, r, req.Key, answerOK, res)
 	return nil
 }
 
 // handleHold serves POST /Inventory/Hold and POST /Inventory/Release.
 func (s *Server) handleHold(hold bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		o, err := decodeObject(r)
-		var v stockroom.Validation
-		req := newRequest(r, service.HoldRequest{RecNo: o.intOr(&v, "recno")}, v, err, http.StatusOK, nil)
+		req := withKey(r, jsonRequest[stockroom.HoldRequest](r), answerOK)
 		res, err := s.svc.SetHold(r.Context(), principalFrom(r.Context()), hold, req)
 		if err != nil {
 			return err
@@ -87,7 +57,7 @@ func (s *Server) handleHold(hold bool) handlerFunc {
 		if res.TransactionID != nil {
 			s.metrics.StockTransaction(string(res.Type))
 		}
-		s.respond(w, r, req.Key, http.StatusOK, res, nil)
+		s.respond(w, r, req.Key, answerOK, res)
 		return nil
 	}
 }
@@ -146,7 +116,13 @@ func (s *Server) handleLotList(byWarehouse bool) handlerFunc {
 		if b := boolParam(q, &v, "includeShipped"); b != nil {
 			f.IncludeShipped = *b
 		}
-		res, err := s.svc.ListLots(r.Context(), principalFrom(r.Context()), readRequest(r, service.Query[stockroom.LotFilter]{Filter: f, Page: page}, v, readErr))
+		req := readRequest(r, service.Query[stockroom.LotFilter]{Filter: f, Page: page}, v, readErr)
+		if wantsCSV(r) {
+			return writeExport(s, w, r, "lots.csv", func(fn func(stockroom.Lot) error) error {
+				return s.svc.ExportLots(r.Context(), principalFrom(r.Context()), req, fn)
+			})
+		}
+		res, err := s.svc.ListLots(r.Context(), principalFrom(r.Context()), req)
 		if err != nil {
 			return err
 		}
@@ -165,7 +141,13 @@ func (s *Server) handleStockLevels(byWarehouse bool) handlerFunc {
 		if b := boolParam(q, &v, "includeZero"); b != nil {
 			f.IncludeZero = *b
 		}
-		res, err := s.svc.ListStockLevels(r.Context(), principalFrom(r.Context()), readRequest(r, service.Query[stockroom.StockFilter]{Filter: f, Page: page}, v, readErr))
+		req := readRequest(r, service.Query[stockroom.StockFilter]{Filter: f, Page: page}, v, readErr)
+		if wantsCSV(r) {
+			return writeExport(s, w, r, "stocklevels.csv", func(fn func(stockroom.StockLevel) error) error {
+				return s.svc.ExportStockLevels(r.Context(), principalFrom(r.Context()), req, fn)
+			})
+		}
+		res, err := s.svc.ListStockLevels(r.Context(), principalFrom(r.Context()), req)
 		if err != nil {
 			return err
 		}
@@ -190,7 +172,13 @@ func (s *Server) handleTransactionList(w http.ResponseWriter, r *http.Request) e
 		}
 		f.Type = typ
 	}
-	res, err := s.svc.ListTransactions(r.Context(), principalFrom(r.Context()), readRequest(r, service.Query[stockroom.TransactionFilter]{Filter: f, Page: page}, v, readErr))
+	req := readRequest(r, service.Query[stockroom.TransactionFilter]{Filter: f, Page: page}, v, readErr)
+	if wantsCSV(r) {
+		return writeExport(s, w, r, "transactions.csv", func(fn func(stockroom.Transaction) error) error {
+			return s.svc.ExportTransactions(r.Context(), principalFrom(r.Context()), req, fn)
+		})
+	}
+	res, err := s.svc.ListTransactions(r.Context(), principalFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
@@ -252,5 +240,14 @@ func ownerParam(q query, v *stockroom.Validation) *stockroom.OwnerRef {
 	if !ok {
 		return nil
 	}
-	return ownerFromText(v, "owner", s)
+	ref := stockroom.ParseOwnerRef(s)
+	switch {
+	case strings.TrimSpace(s) == "":
+		v.Add("owner", "is empty: give a customerID, 0 or a customer ShortID")
+	case ref.ShortID == "" && ref.ID < 0:
+		v.Add("owner", "must be a customerID, 0 or a customer ShortID")
+	default:
+		return &ref
+	}
+	return nil
 }

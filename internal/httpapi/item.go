@@ -10,35 +10,6 @@ import (
 	"github.com/stockroom/stockroom/internal/service"
 )
 
-// readItemChange reads an item body (create or update); its fields' type
-// errors are collected in v, for the service to report with its own
-// validation.
-func readItemChange(r *http.Request) (stockroom.ItemChange, stockroom.Validation, error) {
-	var v stockroom.Validation
-	o, err := decodeObject(r)
-	ch := stockroom.ItemChange{
-		Description: o.str(&v, "description"),
-		Category:    synonym(o, &v, "category", "categoryID", object.int),
-		SubCategory: o.int(&v, "subCategory"),
-		UOM:         synonym(o, &v, "uOM", "unit", object.str),
-		PutUp:       o.str(&v, "putUp"),
-		Units:       o.units(&v, "units"),
-		DfltOwner:   o.int(&v, "dfltOwner"),
-	}
-	ch.ShortID = o.strOr(&v, "shortID")
-	// active is the inverse of discontinued.
-	disc, act := o.bool(&v, "discontinued"), o.bool(&v, "active")
-	if act != nil {
-		inv := !*act
-		if disc != nil && *disc != inv {
-			v.Add("active", "contradicts discontinued; give one of them")
-		}
-		disc = &inv
-	}
-	ch.Discontinued = disc
-	return ch, v, err
-}
-
 // handleItemQuery serves GET /Item: a key lookup (?key=&type=), a category
 // (?Category=, a plain array), or the paged list of active items.
 func (s *Server) handleItemQuery(w http.ResponseWriter, r *http.Request) error {
@@ -103,28 +74,26 @@ func (s *Server) handleItemGet(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// itemLocation is the Location of a created item.
-func itemLocation(result any) string {
-	return "/api/v1/Item/" + strconv.FormatInt(result.(stockroom.Item).PartNo, 10)
-}
+// itemCreated is the answer of a created item: 201 with its Location.
+var itemCreated = answer{status: http.StatusCreated, location: locatorOf(func(it stockroom.Item) string {
+	return "/api/v1/Item/" + strconv.FormatInt(it.PartNo, 10)
+})}
 
 // handleItemCreate serves POST /Item: 201 with the full item and its
 // Location.
 func (s *Server) handleItemCreate(w http.ResponseWriter, r *http.Request) error {
-	ch, v, err := readItemChange(r)
-	req := newRequest(r, ch, v, err, http.StatusCreated, itemLocation)
+	req := withKey(r, jsonRequest[stockroom.ItemChange](r), itemCreated)
 	it, err := s.svc.CreateItem(r.Context(), principalFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
-	s.respond(w, r, req.Key, http.StatusCreated, it, itemLocation)
+	s.respond(w, r, req.Key, itemCreated, it)
 	return nil
 }
 
 // handleItemUpdate serves PUT /Item, a partial update.
 func (s *Server) handleItemUpdate(w http.ResponseWriter, r *http.Request) error {
-	ch, v, err := readItemChange(r)
-	it, err := s.svc.UpdateItem(r.Context(), principalFrom(r.Context()), readRequest(r, ch, v, err))
+	it, err := s.svc.UpdateItem(r.Context(), principalFrom(r.Context()), jsonRequest[stockroom.ItemChange](r))
 	if err != nil {
 		return err
 	}
@@ -159,15 +128,13 @@ func (s *Server) handleAliasList(w http.ResponseWriter, r *http.Request) error {
 
 // handleAliasCreate serves POST /Alias {"alias", "itemID"}.
 func (s *Server) handleAliasCreate(w http.ResponseWriter, r *http.Request) error {
-	o, err := decodeObject(r)
-	var v stockroom.Validation
-	in := service.AliasRequest{Alias: o.strOr(&v, "alias"), ItemID: o.strOr(&v, "itemID")}
-	req := newRequest(r, in, v, err, http.StatusCreated, nil)
+	created := answer{status: http.StatusCreated}
+	req := withKey(r, jsonRequest[service.AliasRequest](r), created)
 	al, err := s.svc.CreateAlias(r.Context(), principalFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
-	s.respond(w, r, req.Key, http.StatusCreated, al, nil)
+	s.respond(w, r, req.Key, created, al)
 	return nil
 }
 

@@ -52,9 +52,17 @@ func ownersAPI(t *testing.T, a *api) (admin, limitedToA string) {
 	admin = stockAPI(t, a)
 	a.addCustomer(t, ownerA)
 	a.addCustomer(t, ownerB)
+	_, limitedToA = a.ownerClient(t, ownerA)
+	return admin, limitedToA
+}
+
+// ownerClient adds a client of every permission and warehouse, limited to
+// the owners given, and returns its id and a token.
+func (a *api) ownerClient(t *testing.T, owners ...int64) (id, token string) {
+	t.Helper()
 	id, secret := a.addClient(t, service.NewClient{Permissions: stockroom.AllPermissions, Scope: stockroom.Scope{All: true},
-		Owners: &stockroom.Scope{IDs: []int64{ownerA}}})
-	return admin, a.token(t, id, secret)
+		Owners: &stockroom.Scope{IDs: owners}})
+	return id, a.token(t, id, secret)
 }
 
 // receiveFor receives units of ITEM-A into warehouse 1, spot S, for an
@@ -109,7 +117,7 @@ func TestOwnerRefusals(t *testing.T) {
 			{"UnknownOwnerIsAValidationError", testUnknownOwnerIsAValidationError},
 			{"WrongTypeIsAValidationError", testWrongTypeIsAValidationError},
 			{"OwnerScope", testOwnerScope},
-			{"DefaultOwnerOutOfScope", testDefaultOwnerOutOfScope},
+			{"AnotherOwnersItemIsNotFound", testAnotherOwnersItemIsNotFound},
 			{"HoldOfAnotherOwnersLotIsNotFound", testHoldOfAnotherOwnersLotIsNotFound},
 			{"InactiveCustomer", testInactiveCustomer},
 		} {
@@ -187,11 +195,23 @@ func testOwnerScope(t *testing.T, a *api, admin, limited string) {
 	}
 }
 
-func testDefaultOwnerOutOfScope(t *testing.T, a *api, admin, limited string) {
+// testAnotherOwnersItemIsNotFound: an item of another owner's catalogue
+// is not found in a stock change, as one that does not exist, whatever the
+// owner named. (A house item's stock changes naming no owner are the
+// client's own owner's: TestSoleOwnerIsTheDefault.)
+func testAnotherOwnersItemIsNotFound(t *testing.T, a *api, admin, limited string) {
 	a.mustSend(t, "PUT", "/api/v1/Item", admin, map[string]any{"shortID": "ITEM-B", "dfltOwner": ownerB}, 200)
-	for path, body := range stockWrites(nil) {
-		body["itemID"] = "ITEM-B"
-		wantError(t, a.send(t, "POST", "/api/v1/Inventory/"+path, limited, body), 403, stockroom.EFORBIDDEN)
+	defer a.mustSend(t, "PUT", "/api/v1/Item", admin, map[string]any{"shortID": "ITEM-B", "dfltOwner": 0}, 200)
+	for _, owner := range []any{nil, ownerA} {
+		for path, body := range stockWrites(owner) {
+			body["itemID"] = "ITEM-B"
+			hidden := wantError(t, a.send(t, "POST", "/api/v1/Inventory/"+path, limited, body), 404, stockroom.ENOTFOUND)
+			body["itemID"] = "NO-SUCH"
+			missing := wantError(t, a.send(t, "POST", "/api/v1/Inventory/"+path, limited, body), 404, stockroom.ENOTFOUND)
+			if strings.Replace(missing["message"].(string), "NO-SUCH", "ITEM-B", 1) != hidden["message"] {
+				t.Errorf("%s of another owner's item: %q; of a missing one: %q", path, hidden["message"], missing["message"])
+			}
+		}
 	}
 }
 
@@ -316,11 +336,12 @@ func TestStaleDefaultOwner(t *testing.T) {
 			if r := first.send(t, "POST", "/api/v1/Inventory/Issue", limitedToB, map[string]any{"itemID": "ITEM-A", "units": 2, "wid": 1, "reasonCode": 20}); r.status != 200 {
 				t.Fatalf("client limited to %d issuing for the item's current default %d: %d %s", ownerB, ownerB, r.status, r.body)
 			}
-			// And a client limited to the old default may no longer use it.
+			// And a client limited to the old default no longer sees it:
+			// the item is now of owner B's catalogue.
 			setDefault(first, admin, ownerA)
 			setDefault(second, adminOnSecond, ownerB)
 			r, _ = receive(limitedToA)
-			wantError(t, *r, 403, stockroom.EFORBIDDEN)
+			wantError(t, *r, 404, stockroom.ENOTFOUND)
 			first.auditClean(t)
 		})
 	}

@@ -39,6 +39,12 @@ func (q query) get(name string) (string, bool) {
 // together as one validation error naming each parameter; a pageSize above the
 // maximum is capped silently.
 func parsePageRequest(q query) (stockroom.PageRequest, error) {
+	return parsePageUpTo(q, stockroom.MaxPageSize)
+}
+
+// parsePageUpTo is parsePageRequest for a list whose pages hold up to most
+// records (reports: stockroom.MaxReportPageSize).
+func parsePageUpTo(q query, most int64) (stockroom.PageRequest, error) {
 	req := stockroom.PageRequest{Page: 1, PageSize: stockroom.DefaultPageSize}
 	var v stockroom.Validation
 	if s, ok := q.get("page"); ok {
@@ -58,13 +64,13 @@ func parsePageRequest(q query) (stockroom.PageRequest, error) {
 		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 		switch {
 		case err != nil && isDigits(strings.TrimSpace(s)):
-			req.PageSize = stockroom.MaxPageSize // an enormous page size is still only "too big"
+			req.PageSize = most // an enormous page size is still only "too big"
 		case err != nil:
 			v.Add("pageSize", "must be an integer")
 		case n < 1:
 			v.Add("pageSize", "must be 1 or greater")
 		default:
-			req.PageSize = min(n, stockroom.MaxPageSize)
+			req.PageSize = min(n, most)
 		}
 	}
 	req.Sort, _ = q.get("sort")

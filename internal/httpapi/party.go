@@ -11,34 +11,11 @@ import (
 
 // Customers, vendors and categories (contract §9).
 
-// readPartyChange reads a customer or vendor body (create or update); its
-// fields' type errors are collected in v.
-func readPartyChange(r *http.Request) (stockroom.PartyChange, stockroom.Validation, error) {
-	var v stockroom.Validation
-	o, err := decodeObject(r)
-	ch := stockroom.PartyChange{
-		ShortID:  o.strOr(&v, "shortID"),
-		Name:     o.str(&v, "name"),
-		Address1: o.str(&v, "address1"),
-		Address2: o.str(&v, "address2"),
-		City:     o.str(&v, "city"),
-		State:    o.str(&v, "state"),
-		Zip:      o.str(&v, "zip"),
-		Country:  o.str(&v, "country"),
-		Phone:    o.str(&v, "phone"),
-		Fax:      o.str(&v, "fax"),
-		Email:    o.str(&v, "email"),
-		Contact:  o.str(&v, "contact"),
-		Active:   o.bool(&v, "active"),
-	}
-	return ch, v, err
-}
-
-// partyLocation is the Location of a created customer or vendor.
-func partyLocation(result any) string {
-	p := result.(stockroom.Party)
+// partyCreated is the answer of a created customer or vendor: 201 with
+// its Location.
+var partyCreated = answer{status: http.StatusCreated, location: locatorOf(func(p stockroom.Party) string {
 	return "/api/v1/" + kindPath(p.Kind) + "/" + url.PathEscape(p.ShortID)
-}
+})}
 
 // kindPath is the resource name of a kind of party.
 func kindPath(kind stockroom.PartyKind) string {
@@ -78,13 +55,13 @@ func (s *Server) handlePartyGet(kind stockroom.PartyKind) handlerFunc {
 // record and its Location.
 func (s *Server) handlePartyCreate(kind stockroom.PartyKind) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		ch, v, err := readPartyChange(r)
-		req := newRequest(r, ch, v, err, http.StatusCreated, partyLocation)
+		infoFrom(r.Context()).noun = kind.Path()
+		req := withKey(r, jsonRequest[stockroom.PartyChange](r), partyCreated)
 		p, err := s.svc.CreateParty(r.Context(), principalFrom(r.Context()), kind, req)
 		if err != nil {
 			return err
 		}
-		s.respond(w, r, req.Key, http.StatusCreated, p, partyLocation)
+		s.respond(w, r, req.Key, partyCreated, p)
 		return nil
 	}
 }
@@ -92,8 +69,8 @@ func (s *Server) handlePartyCreate(kind stockroom.PartyKind) handlerFunc {
 // handlePartyUpdate serves PUT /Customer and /Vendor, a partial update.
 func (s *Server) handlePartyUpdate(kind stockroom.PartyKind) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		ch, v, err := readPartyChange(r)
-		p, err := s.svc.UpdateParty(r.Context(), principalFrom(r.Context()), kind, readRequest(r, ch, v, err))
+		infoFrom(r.Context()).noun = kind.Path()
+		p, err := s.svc.UpdateParty(r.Context(), principalFrom(r.Context()), kind, jsonRequest[stockroom.PartyChange](r))
 		if err != nil {
 			return err
 		}
@@ -116,23 +93,11 @@ func (s *Server) handlePartyDelete(kind stockroom.PartyKind) handlerFunc {
 	}
 }
 
-// readCategoryChange reads a category body (create or update).
-func readCategoryChange(r *http.Request) (stockroom.CategoryChange, stockroom.Validation, error) {
-	var v stockroom.Validation
-	o, err := decodeObject(r)
-	ch := stockroom.CategoryChange{
-		CategoryID:  o.intOr(&v, "categoryID"),
-		Name:        o.str(&v, "name"),
-		Description: o.str(&v, "description"),
-		Active:      o.bool(&v, "active"),
-	}
-	return ch, v, err
-}
-
-// categoryLocation is the Location of a created category.
-func categoryLocation(result any) string {
-	return "/api/v1/Category/" + strconv.FormatInt(result.(stockroom.Category).CategoryID, 10)
-}
+// categoryCreated is the answer of a created category: 201 with its
+// Location.
+var categoryCreated = answer{status: http.StatusCreated, location: locatorOf(func(c stockroom.Category) string {
+	return "/api/v1/Category/" + strconv.FormatInt(c.CategoryID, 10)
+})}
 
 // categoryID reads the {id} of a category path; one that is not a positive
 // integer names nothing (404).
@@ -172,20 +137,18 @@ func (s *Server) handleCategoryGet(w http.ResponseWriter, r *http.Request) error
 // handleCategoryCreate serves POST /Category: 201 with the category and
 // its Location.
 func (s *Server) handleCategoryCreate(w http.ResponseWriter, r *http.Request) error {
-	ch, v, err := readCategoryChange(r)
-	req := newRequest(r, ch, v, err, http.StatusCreated, categoryLocation)
+	req := withKey(r, jsonRequest[stockroom.CategoryChange](r), categoryCreated)
 	c, err := s.svc.CreateCategory(r.Context(), principalFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
-	s.respond(w, r, req.Key, http.StatusCreated, c, categoryLocation)
+	s.respond(w, r, req.Key, categoryCreated, c)
 	return nil
 }
 
 // handleCategoryUpdate serves PUT /Category, a partial update.
 func (s *Server) handleCategoryUpdate(w http.ResponseWriter, r *http.Request) error {
-	ch, v, err := readCategoryChange(r)
-	c, err := s.svc.UpdateCategory(r.Context(), principalFrom(r.Context()), readRequest(r, ch, v, err))
+	c, err := s.svc.UpdateCategory(r.Context(), principalFrom(r.Context()), jsonRequest[stockroom.CategoryChange](r))
 	if err != nil {
 		return err
 	}

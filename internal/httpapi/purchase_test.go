@@ -48,16 +48,16 @@ func (a *api) onOrder(t *testing.T, tok, itemID string, wid int64) any {
 func TestPurchaseOrders(t *testing.T) {
 	eachEngine(t, func(t *testing.T, a *api) {
 		tok := purchaseAPI(t, a)
-		r := a.mustSend(t, "POST", "/api/v1/PurchaseOrder", tok, `{"VENDORID":"boltco","expectedDate":"2025-01-22","reference":"REQ-1",
+		r := a.mustSend(t, "POST", "/api/v1/PurchaseOrder", tok, `{"VENDORID":"boltco","expectedDate":"2025-01-22","reference":"REQ-1","remark":"Dock 3",
 			"lines":[{"itemID":"item-a","units":10,"unitPrice":0.25,"wid":1},{"ItemID":"ITEM-B","units":4.5,"warehouse":2,"owner":"C-7"}]}`, 201)
 		po := decode[stockroom.PurchaseOrder](t, r)
 		if po.PONo != "PO-000001" || r.header.Get("Location") != "/api/v1/PurchaseOrder/PO-000001" || po.Vendor != "Boltco Supplies" ||
 			po.Status != stockroom.OrderOpen || po.TotalLines != 2 || po.TotalValue != stockroom.MustParseUnits("2.5") ||
-			po.ExpectedDate == nil || po.Reference != "REQ-1" || len(po.Lines) != 2 || po.Lines[1].Owner != ownerA ||
+			po.ExpectedDate == nil || po.Reference != "REQ-1" || po.Remark != "Dock 3" || len(po.Lines) != 2 || po.Lines[1].Owner != ownerA ||
 			po.Lines[0].ShortID != "ITEM-A" || po.Lines[0].WarehouseName != "Main" || po.Lines[1].UnitsDue != stockroom.MustParseUnits("4.5") {
 			t.Fatalf("created %s", r.body)
 		}
-		if got := decode[stockroom.PurchaseOrder](t, a.get(t, "/api/v1/PurchaseOrder/po-000001", tok)); got.Modified != po.Modified || len(got.Lines) != 2 {
+		if got := decode[stockroom.PurchaseOrder](t, a.get(t, "/api/v1/PurchaseOrder/po-000001", tok)); got.Modified != po.Modified || got.Remark != "Dock 3" || len(got.Lines) != 2 {
 			t.Fatalf("GET in another case: %+v", got)
 		}
 		if a.onOrder(t, tok, "ITEM-A", 1) != "10" || a.onOrder(t, tok, "ITEM-B", 2) != "4.5" {
@@ -138,10 +138,10 @@ func testReceiveAgainstLine(t *testing.T, a *api, tok string) {
 }
 
 func testPurchaseUpdate(t *testing.T, a *api, tok string) {
-	r := a.mustSend(t, "PUT", "/api/v1/PurchaseOrder", tok, map[string]any{"poNo": "po-000001", "remark": "urgent",
+	r := a.mustSend(t, "PUT", "/api/v1/PurchaseOrder", tok, map[string]any{"poNo": "po-000001", "reference": "REQ-2", "remark": "urgent",
 		"lines": []any{map[string]any{"lineNo": 1, "units": 12, "unitPrice": 0.5}, map[string]any{"itemID": "ITEM-A", "units": 3, "wid": 2}}}, 200)
 	po := decode[stockroom.PurchaseOrder](t, r)
-	if po.Remark != "urgent" || len(po.Lines) != 3 || po.Lines[0].Units != stockroom.Whole(12) || po.Lines[0].UnitsDue != stockroom.Whole(8) ||
+	if po.Reference != "REQ-2" || po.Remark != "urgent" || len(po.Lines) != 3 || po.Lines[0].Units != stockroom.Whole(12) || po.Lines[0].UnitsDue != stockroom.Whole(8) ||
 		po.Lines[2].LineNo != 3 || po.Lines[2].Warehouse != 2 || po.Status != stockroom.OrderPartial {
 		t.Fatalf("updated %s", r.body)
 	}
@@ -381,11 +381,13 @@ func testPurchaseScope(t *testing.T, a *api, tok string) {
 		}
 	}
 	// A client of owner A: other owners' lines are invisible, naming one is
-	// 403, and so is ordering for the item's default owner (the house).
+	// 403, and so is ordering for the house; a line naming no owner is
+	// owner A's (below).
 	body := order("", 1)
-	body["lines"].([]any)[0].(map[string]any)["owner"] = ownerB
-	forbidden(a.send(t, "POST", "/api/v1/PurchaseOrder", limited, body), stockroom.MsgOwnerOutOfScope)
-	forbidden(a.send(t, "POST", "/api/v1/PurchaseOrder", limited, order("", 1)), stockroom.MsgOwnerOutOfScope)
+	for _, other := range []any{ownerB, stockroom.HouseOwner} {
+		body["lines"].([]any)[0].(map[string]any)["owner"] = other
+		forbidden(a.send(t, "POST", "/api/v1/PurchaseOrder", limited, body), stockroom.MsgOwnerOutOfScope)
+	}
 	forbidden(a.get(t, "/api/v1/PurchaseOrder?owner=C-8", limited), stockroom.MsgOwnerOutOfScope)
 	wantError(t, a.get(t, "/api/v1/PurchaseOrder/BOTH", limited), 404, stockroom.ENOTFOUND)
 	body["lines"].([]any)[0].(map[string]any)["owner"] = "c-7"
@@ -397,4 +399,7 @@ func testPurchaseScope(t *testing.T, a *api, tok string) {
 		t.Fatalf("orders owner A sees: %+v", list)
 	}
 	a.mustSend(t, "POST", "/api/v1/PurchaseOrder/"+mine.PONo+"/Close", limited, nil, 200)
+	if dflt := decode[stockroom.PurchaseOrder](t, a.mustSend(t, "POST", "/api/v1/PurchaseOrder", limited, order("", 1), 201)); dflt.Lines[0].Owner != ownerA {
+		t.Errorf("a line naming no owner by a client of owner A only: %+v", dflt.Lines[0])
+	}
 }

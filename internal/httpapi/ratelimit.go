@@ -3,8 +3,8 @@ package httpapi
 import (
 	"fmt"
 	"math"
-	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -14,12 +14,20 @@ import (
 
 // Budgets of contract §8, named as in the metrics and keyed as in the
 // limiter: an authenticated client's, a remote address's (requests that carry
-// no valid token, and token requests), and a client id's on POST /Token.
+// no valid token, and token requests), and the failures of a client id from
+// one address on POST /Token (§14).
 const (
 	budgetClient  = "client"
 	budgetAddress = "address"
 	budgetToken   = "token"
 )
+
+// tokenFailureCost is what a failed token request spends of its client id's
+// budget at its address: ten requests, so that with the default 100 a
+// minute a client id may fail 10 times a minute from one address (once a
+// minute under a limit of 10 or less). Requests that succeed spend nothing of
+// it, and no other address's failures touch it.
+const tokenFailureCost = 10
 
 // rateLimited is the error of a refused request. writeError writes it as the
 // contract's 429: only a message, and Retry-After.
@@ -52,6 +60,28 @@ func (s *Server) limit(w http.ResponseWriter, r *http.Request, budget, id string
 	return &rateLimited{res}
 }
 
+// checkFailures refuses a token request for a client id whose failures from
+// this address have spent their budget, without spending anything: only a
+// failure is charged, afterwards, by chargeFailure.
+func (s *Server) checkFailures(r *http.Request, key string) error {
+	if s.limiter == nil {
+		return nil
+	}
+	res := s.limiter.Peek(r.Context(), budgetToken+":"+key, tokenFailureCost)
+	if res.Allowed {
+		return nil
+	}
+	s.metrics.RateLimited(budgetToken)
+	return &rateLimited{res}
+}
+
+// chargeFailure spends a failed token request's cost.
+func (s *Server) chargeFailure(r *http.Request, key string) {
+	if s.limiter != nil {
+		s.limiter.AllowN(r.Context(), budgetToken+":"+key, tokenFailureCost)
+	}
+}
+
 // writeRateLimited writes the contract's 429.
 func writeRateLimited(w http.ResponseWriter, e *rateLimited) {
 	w.Header().Set("Retry-After", strconv.Itoa(max(1, ceilSeconds(e.res.RetryAfter))))
@@ -66,7 +96,8 @@ func ceilSeconds(d time.Duration) int {
 
 // remoteAddr is the address a request's address budget is kept under: the
 // peer's IP, or, behind a proxy named with Config.RealIPHeader, the last
-// address that header lists (the one the nearest proxy added).
+// address that header lists (the one the nearest proxy added). See
+// addressKey for how an address is counted.
 func (s *Server) remoteAddr(r *http.Request) string {
 	if s.realIPHeader != "" {
 		if v := r.Header.Values(s.realIPHeader); len(v) > 0 {
@@ -74,14 +105,27 @@ func (s *Server) remoteAddr(r *http.Request) string {
 			if i := strings.LastIndexByte(last, ','); i >= 0 {
 				last = last[i+1:]
 			}
-			if ip := net.ParseIP(strings.TrimSpace(last)); ip != nil {
-				return ip.String()
+			if ip, err := netip.ParseAddr(strings.TrimSpace(last)); err == nil {
+				return addressKey(ip)
 			}
 		}
 	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr
 	}
-	return host
+	return addressKey(ap.Addr())
+}
+
+// addressKey is what an address's budget is kept under: an IPv4 address
+// (also one written as IPv4-mapped IPv6) itself, an IPv6 address its /64
+// (contract §14), the least a subscriber is given, so that one holder of a
+// network cannot take a fresh budget for each of its 2^64 addresses.
+func addressKey(ip netip.Addr) string {
+	ip = ip.Unmap().WithZone("")
+	if ip.Is4() {
+		return ip.String()
+	}
+	p, _ := ip.Prefix(64)
+	return p.String()
 }

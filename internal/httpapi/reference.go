@@ -57,7 +57,10 @@ func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// The same document for everyone: a cache may keep it, unlike the
+	// API's answers; but never sniffed as anything but JSON.
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Cache-Control", "public, max-age=300")
 	_, _ = w.Write(doc)
 	return nil

@@ -1,9 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"strconv"
 
@@ -15,21 +12,31 @@ const jsonType = "application/json; charset=utf-8"
 
 // writeJSON writes v as the JSON body with the given status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", jsonType)
+	setJSONHeaders(w.Header(), jsonType)
 	w.WriteHeader(status)
 	_, _ = w.Write(encodeJSON(v))
 }
 
-// encodeJSON is the one encoding of JSON answers: HTML characters as they
-// are, and a final newline.
+// setJSONHeaders gives an answer of the API its Content-Type and the headers
+// every JSON answer carries (contract §14), whichever writer writes it
+// (writeJSON, or writeReply for a recorded one): nosniff, so that a browser
+// never takes it for a page or a script, and no-store, so that no cache on
+// the way keeps what was one client's data.
+func setJSONHeaders(h http.Header, contentType string) {
+	h.Set("Content-Type", contentType)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-store")
+}
+
+// encodeJSON is the one encoding of JSON answers (stockroom.MarshalAnswer,
+// which the store records a keyed request's result with). A type that does
+// not encode is a bug of the server.
 func encodeJSON(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(fmt.Sprintf("encoding a %T answer: %v", v, err))
+	b, err := stockroom.MarshalAnswer(v)
+	if err != nil {
+		panic(err.Error())
 	}
-	return b.Bytes()
+	return b
 }
 
 // writePage writes one page of a list with its envelope and paging headers.

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/stockroom/stockroom"
 	"github.com/stockroom/stockroom/internal/docs"
@@ -30,6 +31,9 @@ type route struct {
 	// rate-limit budget.
 	byAddress bool
 	handle    handlerFunc
+	// export: the route answers Accept: text/csv with a CSV export
+	// (export.go), bounded by the export timeout.
+	export bool
 }
 
 // routes is every route of the server, in one table (continued in
@@ -57,16 +61,17 @@ func (s *Server) routes() []route {
 		{pattern: "POST /api/v1/Alias", handle: s.handleAliasCreate},
 		{pattern: "DELETE /api/v1/Alias/{alias}", handle: s.handleAliasDelete},
 
-		{pattern: "GET /api/v1/Inventory", handle: s.handleLotList(false)},
-		{pattern: "GET /api/v1/Inventory/{wid}", handle: s.handleLotList(true)},
-		{pattern: "GET /api/v1/Inventory/StockLevels", handle: s.handleStockLevels(false)},
-		{pattern: "GET /api/v1/Inventory/StockLevels/{wid}", handle: s.handleStockLevels(true)},
+		{pattern: "GET /api/v1/Inventory", export: true, handle: s.handleLotList(false)},
+		{pattern: "GET /api/v1/Inventory/{wid}", export: true, handle: s.handleLotList(true)},
+		{pattern: "GET /api/v1/Inventory/StockLevels", export: true, handle: s.handleStockLevels(false)},
+		{pattern: "GET /api/v1/Inventory/StockLevels/{wid}", export: true, handle: s.handleStockLevels(true)},
 		{pattern: "POST /api/v1/Inventory/Receive", handle: s.handleReceive},
 		{pattern: "POST /api/v1/Inventory/Move", handle: s.handleMove},
 		{pattern: "POST /api/v1/Inventory/Issue", handle: s.handleIssue},
 		{pattern: "POST /api/v1/Inventory/Hold", handle: s.handleHold(true)},
 		{pattern: "POST /api/v1/Inventory/Release", handle: s.handleHold(false)},
-		{pattern: "GET /api/v1/Inventory/Transactions", handle: s.handleTransactionList},
+		{pattern: "POST /api/v1/Inventory/Batch", handle: s.handleBatch},
+		{pattern: "GET /api/v1/Inventory/Transactions", export: true, handle: s.handleTransactionList},
 		{pattern: "GET /api/v1/Inventory/Transactions/{id}", handle: s.handleTransactionGet},
 
 		{pattern: "GET /api/v1/Customer", handle: s.handlePartyList(stockroom.Customer, false)},
@@ -92,29 +97,34 @@ func (s *Server) routes() []route {
 
 		{pattern: "GET /api/v1/Warehouse", handle: s.handleWarehouseList},
 		{pattern: "GET /api/v1/ReasonCode", handle: s.handleReasonCodeList},
-	}, append(s.orderRoutes(), s.shippingActionRoutes()...)...)
+
+		{pattern: "GET /api/v1/Events", handle: s.handleEvents},
+
+		{pattern: "GET /api/v1/Report", handle: s.handleReportList},
+		{pattern: "GET /api/v1/Report/{id}", export: true, handle: s.handleReportRun},
+	}, slices.Concat(s.orderRoutes(), s.shippingActionRoutes(), s.webhookRoutes())...)
 }
 
 // orderRoutes are the routes of orders and transits.
 func (s *Server) orderRoutes() []route {
 	purchase, shipping := s.svc.PurchaseOrders(), s.svc.ShippingOrders()
 	return append([]route{
-		{pattern: "GET /api/v1/PurchaseOrder", handle: handleOrderList(purchase.List, false)},
-		{pattern: "GET /api/v1/PurchaseOrder/All", handle: handleOrderList(purchase.List, true)},
+		{pattern: "GET /api/v1/PurchaseOrder", export: true, handle: handleOrderList[stockroom.PurchaseOrder](s, purchase, false, "purchaseorders.csv")},
+		{pattern: "GET /api/v1/PurchaseOrder/All", export: true, handle: handleOrderList[stockroom.PurchaseOrder](s, purchase, true, "purchaseorders.csv")},
 		{pattern: "GET /api/v1/PurchaseOrder/{poNo}", handle: handleOrderGet(stockroom.OrderKindPurchase, purchase.Get)},
 		{pattern: "POST /api/v1/PurchaseOrder", handle: handleOrderCreate(s, purchase.Create)},
 		{pattern: "PUT /api/v1/PurchaseOrder", handle: handleOrderUpdate(purchase.Update)},
 		{pattern: "POST /api/v1/PurchaseOrder/{poNo}/Close", handle: s.handlePurchaseEnd(false)},
 		{pattern: "POST /api/v1/PurchaseOrder/{poNo}/Cancel", handle: s.handlePurchaseEnd(true)},
 		{pattern: "POST /api/v1/PurchaseOrder/{poNo}/Ship", handle: s.handleShipNotice},
-		{pattern: "GET /api/v1/Transit", handle: s.handleTransitList(false)},
-		{pattern: "GET /api/v1/Transit/All", handle: s.handleTransitList(true)},
+		{pattern: "GET /api/v1/Transit", export: true, handle: s.handleTransitList(false)},
+		{pattern: "GET /api/v1/Transit/All", export: true, handle: s.handleTransitList(true)},
 		{pattern: "GET /api/v1/Transit/{id}", handle: s.handleTransitGet},
 		{pattern: "POST /api/v1/Transit/{id}/Receive", handle: s.handleTransitReceive},
 		{pattern: "POST /api/v1/Transit/{id}/Cancel", handle: s.handleTransitCancel},
 
-		{pattern: "GET /api/v1/ShippingOrder", handle: handleOrderList(shipping.List, false)},
-		{pattern: "GET /api/v1/ShippingOrder/All", handle: handleOrderList(shipping.List, true)},
+		{pattern: "GET /api/v1/ShippingOrder", export: true, handle: handleOrderList[stockroom.ShippingOrder](s, shipping, false, "shippingorders.csv")},
+		{pattern: "GET /api/v1/ShippingOrder/All", export: true, handle: handleOrderList[stockroom.ShippingOrder](s, shipping, true, "shippingorders.csv")},
 		{pattern: "GET /api/v1/ShippingOrder/{soNo}", handle: handleOrderGet(stockroom.OrderKindShipping, shipping.Get)},
 		{pattern: "POST /api/v1/ShippingOrder", handle: handleOrderCreate(s, shipping.Create)},
 		{pattern: "PUT /api/v1/ShippingOrder", handle: handleOrderUpdate(shipping.Update)},

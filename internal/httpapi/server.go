@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rs/cors"
 	"github.com/stockroom/stockroom"
 	"github.com/stockroom/stockroom/internal/docs"
 	"github.com/stockroom/stockroom/internal/metrics"
@@ -35,6 +36,9 @@ type Config struct {
 	// RequestTimeout bounds the work of one request, database waits included;
 	// 30 s when zero.
 	RequestTimeout time.Duration
+	// ExportTimeout bounds a CSV export (Accept: text/csv) in place of
+	// RequestTimeout; DefaultExportTimeout when zero.
+	ExportTimeout time.Duration
 	// Limiter keeps the rate limit's budgets; nil serves without a limit.
 	Limiter ratelimit.Limiter
 	// RealIPHeader names a header (such as X-Forwarded-For) that a trusted
@@ -45,18 +49,26 @@ type Config struct {
 	// Metrics records requests, refusals and stock transactions; nil records
 	// nothing.
 	Metrics *metrics.Metrics
+	// CORSOrigins are the browser origins allowed to call the API (exact
+	// origins, or "*"); none: no CORS at all (contract §15).
+	CORSOrigins []string
 }
 
 // Server is the API's http.Handler.
 type Server struct {
-	svc          *service.Service
-	logger       *slog.Logger
-	timeout      time.Duration
-	limiter      ratelimit.Limiter
-	realIPHeader string
-	metrics      *metrics.Metrics
-	docs         http.Handler
-	mux          *http.ServeMux
+	svc     *service.Service
+	logger  *slog.Logger
+	timeout time.Duration
+	// exportTimeout bounds a CSV export instead (export.go); exports are
+	// the patterns of the routes that make them.
+	exportTimeout time.Duration
+	exports       map[string]bool
+	limiter       ratelimit.Limiter
+	realIPHeader  string
+	metrics       *metrics.Metrics
+	cors          *cors.Cors
+	docs          http.Handler
+	mux           *http.ServeMux
 	// segments maps lower-cased literal path segments of the routes to their
 	// canonical spelling, for clients that do not match the documented case.
 	segments map[string]string
@@ -68,16 +80,19 @@ type Server struct {
 // New returns a Server with every route registered.
 func New(cfg Config) *Server {
 	s := &Server{
-		svc:          cfg.Service,
-		logger:       cfg.Logger,
-		timeout:      cfg.RequestTimeout,
-		limiter:      cfg.Limiter,
-		realIPHeader: http.CanonicalHeaderKey(cfg.RealIPHeader),
-		metrics:      cfg.Metrics,
-		docs:         docs.Handler("/api/v1/openapi.json"),
-		mux:          http.NewServeMux(),
-		segments:     map[string]string{},
-		literals:     map[string][]string{},
+		svc:           cfg.Service,
+		logger:        cfg.Logger,
+		timeout:       cfg.RequestTimeout,
+		exportTimeout: cfg.ExportTimeout,
+		exports:       map[string]bool{},
+		limiter:       cfg.Limiter,
+		realIPHeader:  http.CanonicalHeaderKey(cfg.RealIPHeader),
+		metrics:       cfg.Metrics,
+		cors:          newCORS(cfg.CORSOrigins),
+		docs:          docs.Handler("/api/v1/openapi.json"),
+		mux:           http.NewServeMux(),
+		segments:      map[string]string{},
+		literals:      map[string][]string{},
 	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
@@ -85,8 +100,12 @@ func New(cfg Config) *Server {
 	if s.timeout <= 0 {
 		s.timeout = 30 * time.Second
 	}
+	if s.exportTimeout <= 0 {
+		s.exportTimeout = DefaultExportTimeout
+	}
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.pattern, s.endpoint(rt))
+		s.exports[rt.pattern] = rt.export
 		method, routePath, _ := strings.Cut(rt.pattern, " ")
 		for seg := range strings.SplitSeq(routePath, "/") {
 			if seg != "" && !strings.HasPrefix(seg, "{") {
@@ -110,9 +129,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	info := &reqInfo{id: requestID(r.Header.Get("X-Request-ID")), body: r.Body, conn: http.NewResponseController(w)}
 	w.Header().Set("X-Request-ID", info.id)
 	w.Header().Set("X-API-Version", "v1")
-	sw := &statusWriter{ResponseWriter: w}
+	info.strict = prefersStrict(r.Header.Values("Prefer"))
+	sw := &statusWriter{ResponseWriter: w, info: info}
 
-	ctx, cancel := context.WithTimeout(withInfo(r.Context(), info), s.timeout)
+	ctx, cancel := context.WithCancel(withInfo(r.Context(), info))
 	defer cancel()
 	r = r.WithContext(ctx)
 	r.Body = http.MaxBytesReader(sw, r.Body, MaxBodyBytes)
@@ -120,14 +140,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
-				panic(v)
-			}
-			s.logger.LogAttrs(ctx, slog.LevelError, "panic",
-				slog.String("request_id", info.id),
-				slog.Any("panic", v),
-				slog.String("stack", string(debug.Stack())))
-			if sw.status == 0 {
-				s.writeError(sw, r, stockroom.Errorf(stockroom.EINTERNAL, stockroom.MsgInternal))
+				// An export aborted mid-stream (export.go): logged here,
+				// then the connection closed by net/http.
+				defer panic(v)
+			} else {
+				s.logPanic(ctx, info, v)
+				if sw.status == 0 {
+					s.writeError(sw, r, stockroom.Errorf(stockroom.EINTERNAL, stockroom.MsgInternal))
+				}
 			}
 		}
 		d, status := time.Since(start), sw.status
@@ -138,6 +158,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.metrics.Request(info.route, status, d)
 	}()
 
+	if s.cors != nil {
+		// A preflight is answered here, before authentication: the
+		// browser sends it without the app's headers.
+		s.cors.HandlerFunc(sw, r)
+		if isPreflight(r) {
+			info.route = "OPTIONS (CORS preflight)"
+			return
+		}
+	}
 	if r.ContentLength > MaxBodyBytes {
 		s.writeError(sw, r, stockroom.Errorf(stockroom.ETOOLARGE, "The request body is larger than 1 MiB."))
 		return
@@ -160,7 +189,27 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.notRouted(sw, r)
 		return
 	}
-	s.mux.ServeHTTP(sw, r)
+	// The deadline is the route's: an export has its own (export.go).
+	ctx, cancelRoute := context.WithTimeout(ctx, s.timeoutFor(r))
+	defer cancelRoute()
+	s.mux.ServeHTTP(sw, r.WithContext(ctx))
+}
+
+// logPanic logs a handler's panic with its stack.
+func (s *Server) logPanic(ctx context.Context, info *reqInfo, v any) {
+	s.logger.LogAttrs(ctx, slog.LevelError, "panic",
+		slog.String("request_id", info.id),
+		slog.Any("panic", v),
+		slog.String("stack", string(debug.Stack())))
+}
+
+// timeoutFor is how long a routed request may take: an export's own bound,
+// or the request timeout.
+func (s *Server) timeoutFor(r *http.Request) time.Duration {
+	if _, pattern := s.mux.Handler(r); s.exports[pattern] && wantsCSV(r) {
+		return s.exportTimeout
+	}
+	return s.timeout
 }
 
 // cleanPath is the path as the mux cleans it before routing: no empty, "."
@@ -262,9 +311,12 @@ func requestID(given string) string {
 	return hex.EncodeToString(b)
 }
 
-// statusWriter remembers the status and size of a response for the log.
+// statusWriter remembers the status and size of a response for the log,
+// and gives it the headers of what reading the request found: the fields
+// it ignored, or that it was read strictly (contract §1).
 type statusWriter struct {
 	http.ResponseWriter
+	info   *reqInfo
 	status int
 	bytes  int64
 }
@@ -272,6 +324,7 @@ type statusWriter struct {
 func (w *statusWriter) WriteHeader(code int) {
 	if w.status == 0 {
 		w.status = code
+		w.readingHeaders()
 	}
 	w.ResponseWriter.WriteHeader(code)
 }
@@ -279,10 +332,21 @@ func (w *statusWriter) WriteHeader(code int) {
 func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
+		w.readingHeaders()
 	}
 	n, err := w.ResponseWriter.Write(b)
 	w.bytes += int64(n)
 	return n, err
+}
+
+func (w *statusWriter) readingHeaders() {
+	h := w.Header()
+	if len(w.info.ignored) > 0 {
+		h.Set("Stockroom-Ignored-Fields", ignoredHeader(w.info.ignored))
+	}
+	if w.info.strictApplied {
+		h.Set("Preference-Applied", "handling=strict")
+	}
 }
 
 // Unwrap lets http.ResponseController reach the underlying writer.

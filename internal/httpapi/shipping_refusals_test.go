@@ -55,7 +55,7 @@ var shippingRefusals = []struct {
 	{"ListOutOfScope", "scoped", "GET", "?wid=2", nil, 403, stockroom.EFORBIDDEN, stockroom.MsgOutOfScope},
 	{"OtherOwnersLine", "limited", "POST", "", `{"customerID":7,"lines":[{"itemID":"ITEM-A","units":1,"wid":1,"owner":"C-8"}]}`, 403, stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope},
 	{"OtherOwnerForAll", "limited", "POST", "", `{"customerID":7,"owner":8,"lines":[{"itemID":"ITEM-A","units":1,"wid":1}]}`, 403, stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope},
-	{"ItemsDefaultOwner", "limited", "POST", "", shipment("", 7, 1), 403, stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope},
+	{"ItemsDefaultOwner", "twoOwners", "POST", "", shipment("", 7, 1), 403, stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope},
 	{"ListOtherOwner", "limited", "GET", "/All?owner=C-8", nil, 403, stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope},
 	{"NoSuchOrder", "admin", "GET", "/NOPE", nil, 404, stockroom.ENOTFOUND, `No shipping order "NOPE".`},
 	{"ChangeNoSuchOrder", "admin", "PUT", "", `{"soNo":"NOPE","remark":"x"}`, 404, stockroom.ENOTFOUND, `No shipping order "NOPE".`},
@@ -88,6 +88,7 @@ func shippingClients(t *testing.T, a *api) map[string]string {
 	scoped, secret := a.addClient(t, service.NewClient{Permissions: stockroom.AllPermissions, Scope: stockroom.Scope{IDs: []int64{1}}})
 	limited, secret2 := a.addClient(t, service.NewClient{Permissions: stockroom.AllPermissions, Scope: stockroom.Scope{All: true},
 		Owners: &stockroom.Scope{IDs: []int64{ownerA}}})
+	_, twoOwners := a.ownerClient(t, ownerA, ownerB)
 	return map[string]string{
 		"readOnly": a.clientToken(t, true, stockroom.AllPermissions...),
 		"reader":   a.clientToken(t, false, 11),
@@ -95,6 +96,9 @@ func shippingClients(t *testing.T, a *api) map[string]string {
 		"purchase": a.clientToken(t, false, 11, 301),
 		"scoped":   a.token(t, scoped, secret),
 		"limited":  a.token(t, limited, secret2),
+		// A client of several owners defaults to the item's dfltOwner (a
+		// client of one, to that owner: TestSoleOwnerIsTheDefault).
+		"twoOwners": twoOwners,
 	}
 }
 

@@ -32,7 +32,8 @@ var shippingActionRefusals = []tableRefusal{
 	{"NoSuchLine", "admin", "POST", "/so-1/Commit", `{"lines":[{"line":9}]}`, 400, stockroom.EINVALID, "lines[0].line"},
 	{"LineTwice", "admin", "POST", "/SO-1/Uncommit", `{"lines":[{"line":1},{"line":1}]}`, 400, stockroom.EINVALID, "lines[1].line"},
 	{"OutOfScope", "scoped", "POST", "/SO-1/Commit", nil, 403, stockroom.EFORBIDDEN, stockroom.MsgOutOfScope},
-	{"LineOutOfScope", "scoped", "POST", "/SO-1/Ship", `{"lines":[{"line":1},{"line":2}]}`, 403, stockroom.EFORBIDDEN, stockroom.MsgOutOfScope},
+	// A line the client does not see is as one the order lacks.
+	{"LineOutOfScope", "scoped", "POST", "/SO-1/Ship", `{"lines":[{"line":1},{"line":2}]}`, 400, stockroom.EINVALID, "lines[1].line"},
 	{"CancelOutOfScope", "scoped", "POST", "/SO-1/Cancel", nil, 403, stockroom.EFORBIDDEN, stockroom.MsgOutOfScope},
 	{"UnseenByScope", "scoped", "POST", "/TWO/Close", nil, 404, stockroom.ENOTFOUND, `No shipping order "TWO".`},
 	{"UnseenByOwner", "limited", "POST", "/SO-1/Ship", nil, 404, stockroom.ENOTFOUND, `No shipping order "SO-1".`},
@@ -44,6 +45,9 @@ var shippingActionRefusals = []tableRefusal{
 	{"PackTooMuch", "admin", "POST", "/SO-1/Pack", `{"lines":[{"line":1,"units":1}]}`, 409, stockroom.ECONFLICT, "cannot be packed"},
 	{"UncommitTooMuch", "admin", "POST", "/SO-1/Uncommit", `{"lines":[{"line":1,"units":1}]}`, 409, stockroom.ECONFLICT, "cannot be released"},
 	{"ShipTooMuch", "admin", "POST", "/SO-1/Ship", `{"lines":[{"line":1,"units":1}]}`, 409, stockroom.ECONFLICT, "cannot be shipped"},
+	// Nothing committed or packed: nothing to ship, named by the order's number as stored.
+	{"ShipNothing", "admin", "POST", "/so-1/Ship", nil, 409, stockroom.ECONFLICT, "Shipping order SO-1 has nothing committed or packed to ship."},
+	{"ShipNothingOnLine", "admin", "POST", "/SO-1/Ship", `{"lines":[{"line":1}]}`, 409, stockroom.ECONFLICT, "Shipping order SO-1 has nothing committed or packed to ship."},
 }
 
 // TestShippingActionRefusals: every 4xx of the shipping order actions, in

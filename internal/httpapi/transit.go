@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"cmp"
 	"net/http"
 	"strconv"
 
@@ -15,30 +14,22 @@ import (
 // handleShipNotice serves POST /PurchaseOrder/{poNo}/Ship: 201 with the
 // transit.
 func (s *Server) handleShipNotice(w http.ResponseWriter, r *http.Request) error {
-	o, err := decodeObject(r)
-	var v stockroom.Validation
 	in := service.ShipNoticeInput{PONo: r.PathValue("poNo")}
-	in.ASN = o.strOr(&v, "asn")
-	o.each(&v, "lines", func(el object, ev *stockroom.Validation) {
-		in.Lines = append(in.Lines, stockroom.ShipNoticeLine{
-			Line: el.intOr(ev, "line"), Units: el.unitsOr(ev, "units"), Serial: el.strOr(ev, "serial"),
-			Serial2: el.strOr(ev, "serial2"), RFIDTag: el.strOr(ev, "rfidTag"),
-		})
-	})
-	req := newRequest(r, in, v, err, http.StatusCreated, transitLocation)
+	req := withKey(r, bodyRequest(r, in, nil, func(in *service.ShipNoticeInput) any { return &in.ShipNoticeRequest }, false), transitShipped)
 	tr, err := s.svc.ShipPurchaseOrder(r.Context(), principalFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
 	s.metrics.StockTransaction(string(stockroom.TxASN))
-	s.respond(w, r, req.Key, http.StatusCreated, tr, transitLocation)
+	s.respond(w, r, req.Key, transitShipped, tr)
 	return nil
 }
 
-// transitLocation is the Location of a transit shipped.
-func transitLocation(result any) string {
-	return "/api/v1/Transit/" + strconv.FormatInt(result.(stockroom.Transit).ID, 10)
-}
+// transitShipped is the answer of a transit shipped: 201 with its
+// Location.
+var transitShipped = answer{status: http.StatusCreated, location: locatorOf(func(tr stockroom.Transit) string {
+	return "/api/v1/Transit/" + strconv.FormatInt(tr.ID, 10)
+})}
 
 // pathTransitID reads the {id} of a transit's path; a non-integer is not
 // found.
@@ -62,8 +53,13 @@ func (s *Server) handleTransitList(all bool) handlerFunc {
 				v.Add("status", "must be one of InTransit, Partial, Received, Canceled")
 			}
 		}
-		res, err := s.svc.ListTransits(r.Context(), principalFrom(r.Context()), all,
-			readRequest(r, service.Query[stockroom.TransitFilter]{Filter: f, Page: page}, v, readErr))
+		req := readRequest(r, service.Query[stockroom.TransitFilter]{Filter: f, Page: page}, v, readErr)
+		if wantsCSV(r) {
+			return writeExport(s, w, r, "transits.csv", func(fn func(stockroom.Transit) error) error {
+				return s.svc.ExportTransits(r.Context(), principalFrom(r.Context()), all, req, fn)
+			})
+		}
+		res, err := s.svc.ListTransits(r.Context(), principalFrom(r.Context()), all, req)
 		if err != nil {
 			return err
 		}
@@ -86,25 +82,17 @@ func (s *Server) handleTransitGet(w http.ResponseWriter, r *http.Request) error 
 // handleTransitReceive serves POST /Transit/{id}/Receive. An empty body
 // receives everything still due.
 func (s *Server) handleTransitReceive(w http.ResponseWriter, r *http.Request) error {
-	var v stockroom.Validation
-	o, err := optionalBody(r)
-	in := service.TransitReceiveInput{}
-	in.Spot = o.str(&v, "spot")
-	o.each(&v, "lines", func(el object, ev *stockroom.Validation) {
-		in.Lines = append(in.Lines, stockroom.TransitReceiveLine{
-			Line: el.intOr(ev, "line"), Units: el.units(ev, "units"), Rejected: el.unitsOr(ev, "rejected"),
-			ReasonCode: el.intOr(ev, "reasonCode"),
-		})
-	})
-	var idErr error
-	in.ID, idErr = pathTransitID(r)
-	req := newRequest(r, in, v, cmp.Or(err, idErr), http.StatusOK, nil)
+	var in service.TransitReceiveInput
+	id, idErr := pathTransitID(r)
+	in.ID = id
+	body := func(in *service.TransitReceiveInput) any { return &in.TransitReceiveRequest }
+	req := withKey(r, bodyRequest(r, in, idErr, body, true), answerOK)
 	res, err := s.svc.ReceiveTransit(r.Context(), principalFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
 	s.metrics.StockTransaction(string(stockroom.TxTransitReceive))
-	s.respond(w, r, req.Key, http.StatusOK, res, nil)
+	s.respond(w, r, req.Key, answerOK, res)
 	return nil
 }
 
@@ -112,12 +100,12 @@ func (s *Server) handleTransitReceive(w http.ResponseWriter, r *http.Request) er
 // not read.
 func (s *Server) handleTransitCancel(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathTransitID(r)
-	req := newRequest(r, id, stockroom.Validation{}, err, http.StatusOK, nil)
+	req := withKey(r, readRequest(r, id, stockroom.Validation{}, err), answerOK)
 	tr, err := s.svc.CancelTransit(r.Context(), principalFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
 	s.metrics.StockTransaction(string(stockroom.TxTransitCancel))
-	s.respond(w, r, req.Key, http.StatusOK, tr, nil)
+	s.respond(w, r, req.Key, answerOK, tr)
 	return nil
 }

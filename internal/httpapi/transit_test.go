@@ -222,7 +222,13 @@ func TestNoticeLinesOfOtherOwners(t *testing.T) {
 			t.Fatalf("the customer's view %+v", seen)
 		}
 		path := fmt.Sprintf("/api/v1/Transit/%d/Receive", tr.ID)
-		wantError(t, a.send(t, "POST", path, mine, map[string]any{"lines": []any{line("line", 2)}}), 403, stockroom.EFORBIDDEN)
+		// Another owner's line is as one the transit lacks.
+		hidden := wantError(t, a.send(t, "POST", path, mine, map[string]any{"lines": []any{line("line", 2)}}), 400, stockroom.EINVALID)
+		missing := wantError(t, a.send(t, "POST", path, mine, map[string]any{"lines": []any{line("line", 9)}}), 400, stockroom.EINVALID)
+		if fmt.Sprint(hidden) != fmt.Sprint(missing) {
+			t.Errorf("another owner's line: %v; a missing one: %v", hidden, missing)
+		}
+		wantError(t, a.send(t, "POST", path, mine, nil), 403, stockroom.EFORBIDDEN) // every line due, the other's too
 		got := decode[stockroom.TransitReceiveResult](t, a.mustSend(t, "POST", path, mine, map[string]any{"lines": []any{line("line", 1)}}, 200))
 		if got.Transit.Status != stockroom.TransitPartial || got.Lines[0].Units != stockroom.Whole(4) {
 			t.Fatalf("the customer's receipt %+v", got)

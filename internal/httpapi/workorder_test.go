@@ -58,7 +58,7 @@ var workRefusals = []tableRefusal{
 	{"ListOutOfScope", "scoped", "GET", "?wid=2", nil, 403, stockroom.EFORBIDDEN, stockroom.MsgOutOfScope},
 	{"OtherOwner", "limited", "POST", "", `{"itemID":"ITEM-B","units":1,"wid":1,"owner":"C-8","components":[{"itemID":"ITEM-A","units":1}]}`, 403,
 		stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope},
-	{"ProductsDefaultOwner", "limited", "POST", "", work("", 1, 1, 1), 403, stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope},
+	{"ProductsDefaultOwner", "twoOwners", "POST", "", work("", 1, 1, 1), 403, stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope},
 	{"NoSuchOrder", "admin", "GET", "/NOPE", nil, 404, stockroom.ENOTFOUND, `No work order "NOPE".`},
 	{"CommitNoSuchOrder", "admin", "POST", "/NOPE/Commit", nil, 404, stockroom.ENOTFOUND, `No work order "NOPE".`},
 	{"CompleteNoSuchOrder", "admin", "POST", "/NOPE/Complete", `{"units":1}`, 404, stockroom.ENOTFOUND, `No work order "NOPE".`},

@@ -41,7 +41,7 @@ func New() *Metrics {
 		}, []string{"route"}),
 		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "stockroom_rate_limit_rejections_total",
-			Help: "Requests refused with 429, by budget: client, address (unauthenticated) or token (POST /Token by client id).",
+			Help: "Requests refused with 429, by budget: client, address (unauthenticated) or token (POST /Token failures by client id and address).",
 		}, []string{"budget"}),
 		stockTx: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "stockroom_stock_transactions_total",
@@ -71,6 +71,11 @@ func (m *Metrics) AddDB(name string, db *sql.DB) {
 // AddCounterFunc adds a counter read from f at each scrape.
 func (m *Metrics) AddCounterFunc(name, help string, f func() float64) {
 	m.registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, f))
+}
+
+// AddGaugeFunc adds a gauge read from f at each scrape.
+func (m *Metrics) AddGaugeFunc(name, help string, f func() float64) {
+	m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f))
 }
 
 // Request records one response.

@@ -91,12 +91,22 @@ func spend(l ratelimit.Limiter, key string, n, workers int) int {
 	return int(allowed.Load())
 }
 
+// newRedis returns a Redis limiter the test closes when it ends.
+func newRedis(t *testing.T, opts ratelimit.RedisOptions) *ratelimit.Redis {
+	t.Helper()
+	l, err := ratelimit.NewRedis(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
 // TestRedisShared: two limiters, as two instances, share one budget per key.
 func TestRedisShared(t *testing.T) {
 	addr := testdb.RequireRedis(t)
-	a := ratelimit.NewRedis(ratelimit.RedisOptions{Addr: addr, PerMinute: 50})
-	b := ratelimit.NewRedis(ratelimit.RedisOptions{Addr: addr, PerMinute: 50})
-	t.Cleanup(func() { a.Close(); b.Close() })
+	a := newRedis(t, ratelimit.RedisOptions{Addr: addr, PerMinute: 50})
+	b := newRedis(t, ratelimit.RedisOptions{Addr: addr, PerMinute: 50})
 	key := testdb.UniqueName("test:")
 	start := time.Now()
 	got := spend(a, key, 100, 8) + spend(b, key, 100, 8)
@@ -121,12 +131,11 @@ func TestRedisUnreachable(t *testing.T) {
 		mu     sync.Mutex
 	)
 	// Port 1 on loopback: nothing listens, connections are refused at once.
-	l := ratelimit.NewRedis(ratelimit.RedisOptions{
+	l := newRedis(t, ratelimit.RedisOptions{
 		Addr: "127.0.0.1:1", PerMinute: 30,
 		Logger:  slog.New(slog.NewTextHandler(&log, nil)),
 		OnState: func(up bool) { mu.Lock(); states = append(states, up); mu.Unlock() },
 	})
-	t.Cleanup(func() { l.Close() })
 	if got := spend(l, "k", 100, 8); got != 30 {
 		t.Fatalf("%d allowed, want the fallback's 30", got)
 	}
@@ -136,4 +145,58 @@ func TestRedisUnreachable(t *testing.T) {
 	if len(states) != 1 || states[0] {
 		t.Fatalf("state changes %v, want [false]", states)
 	}
+}
+
+// TestPeekAndCharge: a budget spent only by some outcomes is peeked at
+// before the work, which takes nothing, and charged after it, n at a time;
+// a charge it cannot cover takes nothing either. The same on both limiters.
+func TestPeekAndCharge(t *testing.T) {
+	check := func(t *testing.T, l ratelimit.Limiter, key string) {
+		// 6 a minute: one refills every 10 s, which the test is far
+		// quicker than.
+		for range 3 {
+			if res := l.Peek(ctx, key, 4); !res.Allowed || res.Remaining != 6 || res.Limit != 6 {
+				t.Fatalf("peek at a fresh budget: %+v", res)
+			}
+		}
+		if res := l.AllowN(ctx, key, 4); !res.Allowed || res.Remaining != 2 {
+			t.Fatalf("charge of 4: %+v", res)
+		}
+		res := l.Peek(ctx, key, 4)
+		if res.Allowed || res.Remaining != 2 || res.RetryAfter < 19*time.Second || res.RetryAfter > 20*time.Second {
+			t.Fatalf("peek for 4 with 2 left: %+v, want refused, 20 s to wait", res)
+		}
+		if res := l.Peek(ctx, key, 2); !res.Allowed || res.Remaining != 2 {
+			t.Fatalf("peek for 2 with 2 left: %+v", res)
+		}
+		if res := l.AllowN(ctx, key, 4); res.Allowed {
+			t.Fatalf("charge of 4 with 2 left: %+v", res)
+		}
+		if res := l.Allow(ctx, key); !res.Allowed || res.Remaining != 1 {
+			t.Fatalf("the refused charge took something: %+v", res)
+		}
+	}
+	t.Run("Local", func(t *testing.T) {
+		c := newClock()
+		l := ratelimit.NewLocal(6, c.now)
+		check(t, l, "k")
+		c.advance(20 * time.Second)
+		if res := l.Peek(ctx, "k", 3); !res.Allowed || res.Remaining != 3 {
+			t.Fatalf("20 s later: %+v", res)
+		}
+		// More than the budget counts as all of it.
+		if res := l.Peek(ctx, "full", 10); !res.Allowed {
+			t.Fatalf("peek for 10 of a full budget of 6: %+v", res)
+		}
+		if res := l.AllowN(ctx, "full", 10); !res.Allowed || res.Remaining != 0 {
+			t.Fatalf("charge of 10 to a full budget of 6: %+v", res)
+		}
+		if res := l.Peek(ctx, "full", 10); res.Allowed || res.RetryAfter != time.Minute {
+			t.Fatalf("peek for 10 of a spent budget of 6: %+v", res)
+		}
+	})
+	t.Run("Redis", func(t *testing.T) {
+		l := newRedis(t, ratelimit.RedisOptions{Addr: testdb.RequireRedis(t), PerMinute: 6})
+		check(t, l, testdb.UniqueName("test:"))
+	})
 }

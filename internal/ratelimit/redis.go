@@ -21,6 +21,7 @@ type Redis struct {
 	limiter *redis_rate.Limiter
 	limit   redis_rate.Limit
 	local   *Local
+	prefix  string
 	logger  *slog.Logger
 	// onState, when set, hears every switch: true when Redis is in use.
 	onState func(up bool)
@@ -35,13 +36,18 @@ type Redis struct {
 
 // RedisOptions configure a Redis limiter.
 type RedisOptions struct {
-	// Addr is Redis's host:port.
+	// Addr is Redis's address: a redis:// or rediss:// URL, or host:port
+	// (RedisClientOptions).
 	Addr string
 	// PerMinute is each key's budget.
 	PerMinute int
 	Logger    *slog.Logger
 	// OnState hears each switch between Redis (true) and the fallback.
 	OnState func(up bool)
+	// KeyPrefix goes before every key, keeping these budgets apart from
+	// those of other users of the same Redis (another deployment, another
+	// test); "stockroom:" when empty.
+	KeyPrefix string
 }
 
 // Timeouts that keep a Redis outage from slowing requests down: a request
@@ -52,34 +58,36 @@ const (
 	redisRetry   = time.Second
 )
 
-// keyPrefix keeps Stockroom's keys apart from other users of the same Redis
-// (redis_rate adds its own "rate:" in front).
-const keyPrefix = "stockroom:"
+// defaultKeyPrefix keeps Stockroom's keys apart from other users of the same
+// Redis (redis_rate adds its own "rate:" in front).
+const defaultKeyPrefix = "stockroom:"
 
 // NewRedis returns a limiter using the Redis at opts.Addr. It does not
-// connect until the first request.
-func NewRedis(opts RedisOptions) *Redis {
-	client := redis.NewClient(&redis.Options{
-		Addr:                  opts.Addr,
-		DialTimeout:           redisTimeout,
-		ReadTimeout:           redisTimeout,
-		WriteTimeout:          redisTimeout,
-		PoolTimeout:           redisTimeout,
-		ContextTimeoutEnabled: true,
-		MaxRetries:            -1, // the fallback answers instead
-	})
+// connect until the first request; an address RedisClientOptions refuses is
+// its only error.
+func NewRedis(opts RedisOptions) (*Redis, error) {
+	copts, err := RedisClientOptions(opts.Addr)
+	if err != nil {
+		return nil, err
+	}
+	client := redis.NewClient(copts)
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	prefix := opts.KeyPrefix
+	if prefix == "" {
+		prefix = defaultKeyPrefix
+	}
 	return &Redis{
 		client:  client,
+		prefix:  prefix,
 		limiter: redis_rate.NewLimiter(client),
 		limit:   redis_rate.PerMinute(opts.PerMinute),
 		local:   NewLocal(opts.PerMinute, nil),
 		logger:  logger,
 		onState: opts.OnState,
-	}
+	}, nil
 }
 
 // Close releases the connections to Redis.
@@ -88,30 +96,57 @@ func (r *Redis) Close() error { return r.client.Close() }
 // Allow takes one request from key's budget in Redis, or in the fallback
 // while Redis cannot be reached.
 func (r *Redis) Allow(ctx context.Context, key string) Result {
-	if r.useRedis() {
-		cctx, cancel := context.WithTimeout(ctx, redisTimeout)
-		res, err := r.limiter.Allow(cctx, keyPrefix+key, r.limit)
-		cancel()
-		if err == nil {
-			r.succeeded()
-			out := Result{
-				Allowed:    res.Allowed > 0,
-				Limit:      res.Limit.Burst,
-				Remaining:  res.Remaining,
-				ResetAfter: max(0, res.ResetAfter),
-			}
-			if !out.Allowed {
-				out.RetryAfter = res.RetryAfter
-			}
-			return out
-		}
-		if ctx.Err() == nil { // not the caller giving up
-			r.failed(err)
-		} else {
-			r.release()
-		}
+	return r.AllowN(ctx, key, 1)
+}
+
+// AllowN takes n requests from key's budget if it holds them all.
+func (r *Redis) AllowN(ctx context.Context, key string, n int) Result {
+	res, ok := r.run(ctx, key, min(n, r.limit.Burst))
+	if !ok {
+		return r.local.AllowN(ctx, key, n)
 	}
-	return r.local.Allow(ctx, key)
+	out := Result{
+		Allowed:    res.Allowed > 0,
+		Limit:      res.Limit.Burst,
+		Remaining:  res.Remaining,
+		ResetAfter: max(0, res.ResetAfter),
+	}
+	if !out.Allowed {
+		out.RetryAfter = res.RetryAfter
+	}
+	return out
+}
+
+// Peek reports whether key's budget holds n requests, taking none: the
+// script run with a cost of 0 changes nothing and tells how far the budget
+// is from full.
+func (r *Redis) Peek(ctx context.Context, key string, n int) Result {
+	res, ok := r.run(ctx, key, 0)
+	if !ok {
+		return r.local.Peek(ctx, key, n)
+	}
+	return peekResult(res.Limit.Burst, res.ResetAfter, n)
+}
+
+// run takes cost requests from key's budget in Redis; ok is false when
+// Redis cannot answer and the fallback is to.
+func (r *Redis) run(ctx context.Context, key string, cost int) (res *redis_rate.Result, ok bool) {
+	if !r.useRedis() {
+		return nil, false
+	}
+	cctx, cancel := context.WithTimeout(ctx, redisTimeout)
+	res, err := r.limiter.AllowN(cctx, r.prefix+key, r.limit, cost)
+	cancel()
+	if err == nil {
+		r.succeeded()
+		return res, true
+	}
+	if ctx.Err() == nil { // not the caller giving up
+		r.failed(err)
+	} else {
+		r.release()
+	}
+	return nil, false
 }
 
 // useRedis reports whether this request should ask Redis: always while it

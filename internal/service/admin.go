@@ -14,7 +14,7 @@ import (
 // adminStore keeps what the operator administers: warehouses, reason codes,
 // clients, and the first start's setup.
 type adminStore interface {
-	RunBootstrap(ctx context.Context, wh stockroom.Warehouse, codes []stockroom.ReasonCode, admin *stockroom.Client, secretHash string, now time.Time) (bool, error)
+	RunBootstrap(ctx context.Context, b stockroom.Bootstrap) (bool, error)
 	CreateWarehouse(ctx context.Context, w stockroom.Warehouse) error
 	FindWarehouse(ctx context.Context, wid int64) (stockroom.Warehouse, error)
 	ListWarehouses(ctx context.Context, scope stockroom.Scope, req stockroom.PageRequest) (stockroom.Page[stockroom.Warehouse], error)
@@ -45,6 +45,7 @@ func (s *Service) Bootstrap(ctx context.Context) (clientID, secret string, ok bo
 		Permissions: stockroom.AllPermissions,
 		Scope:       stockroom.Scope{All: true},
 		Owners:      stockroom.Scope{All: true},
+		Reports:     stockroom.Scope{All: true},
 		Enabled:     true,
 		Created:     now,
 		Modified:    now,
@@ -54,8 +55,8 @@ func (s *Service) Bootstrap(ctx context.Context) (clientID, secret string, ok bo
 	if err != nil {
 		return "", "", false, err
 	}
-	wh := stockroom.DefaultWarehouse
-	ok, err = s.db.RunBootstrap(ctx, wh, stockroom.DefaultReasonCodes, admin, hash, now)
+	ok, err = s.db.RunBootstrap(ctx, stockroom.Bootstrap{Warehouse: stockroom.DefaultWarehouse,
+		ReasonCodes: stockroom.DefaultReasonCodes, Admin: admin, SecretHash: hash, Time: now})
 	if err != nil || !ok {
 		return "", "", false, err
 	}
@@ -137,7 +138,9 @@ type NewClient struct {
 	Scope       stockroom.Scope
 	// Owners limits the client to some owners' stock; nil is every owner,
 	// the default of `client add --owners`.
-	Owners   *stockroom.Scope
+	Owners *stockroom.Scope
+	// Reports are the reports the client may run; none unless given.
+	Reports  stockroom.Scope
 	ReadOnly bool
 }
 
@@ -151,6 +154,7 @@ func (s *Service) AddClient(ctx context.Context, nc NewClient) (id, secret strin
 		Permissions: nc.Permissions,
 		Scope:       nc.Scope,
 		Owners:      stockroom.Scope{All: true},
+		Reports:     nc.Reports.Clone(),
 		ReadOnly:    nc.ReadOnly,
 		Enabled:     true,
 		Created:     now,
@@ -197,6 +201,7 @@ func (s *Service) ListClients(ctx context.Context) ([]*stockroom.Client, error) 
 // tokens, and the tokens it holds are revoked at once.
 func (s *Service) SetClientEnabled(ctx context.Context, id string, enabled bool) error {
 	defer s.auth.forget(id)
+	defer s.webhooks.forget(id)
 	return noClient(s.db.SetClientEnabled(ctx, id, enabled, s.now()), id)
 }
 

@@ -22,6 +22,7 @@ func (s *Service) UpdateClient(ctx context.Context, id string, ch stockroom.Clie
 		return nil, err
 	}
 	defer s.auth.forget(id)
+	defer s.webhooks.forget(id)
 	c, err := s.db.UpdateClient(ctx, id, func(c *stockroom.Client) (bool, error) {
 		if !ch.Apply(c) {
 			return false, nil

@@ -74,3 +74,10 @@ func (c *authCache) forget(clientID string) {
 		}
 	}
 }
+
+// forgetToken drops one token's entry.
+func (c *authCache) forgetToken(hash string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, hash)
+}

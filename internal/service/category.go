@@ -8,11 +8,12 @@ import (
 )
 
 // Categories (contract §9): reading needs permission 11, writing 116. They
-// are not limited to owners.
+// are the house's: every client reads them, and a client limited to owners
+// does not change them (authorizeHouseRecord).
 
 // ListCategories returns a page of categories: active ones, or all of them.
 func (s *Service) ListCategories(ctx context.Context, p *stockroom.Principal, all bool, req Request[stockroom.PageRequest]) (stockroom.Page[stockroom.Category], error) {
-	if err := s.admitRead(ctx, p, req, 0); err != nil {
+	if err := s.admitRead(ctx, p, &req, 0); err != nil {
 		return stockroom.Page[stockroom.Category]{}, err
 	}
 	return s.db.ListCategories(ctx, !all, req.In)
@@ -20,7 +21,7 @@ func (s *Service) ListCategories(ctx context.Context, p *stockroom.Principal, al
 
 // GetCategory returns a category by id, whatever its state.
 func (s *Service) GetCategory(ctx context.Context, p *stockroom.Principal, req Request[int64]) (stockroom.Category, error) {
-	if err := s.admitRead(ctx, p, req, 0); err != nil {
+	if err := s.admitRead(ctx, p, &req, 0); err != nil {
 		return stockroom.Category{}, err
 	}
 	c, err := s.db.FindCategory(ctx, req.In)
@@ -30,12 +31,15 @@ func (s *Service) GetCategory(ctx context.Context, p *stockroom.Principal, req R
 // CreateCategory validates and stores a new category; without a
 // categoryID it takes the next after the largest.
 func (s *Service) CreateCategory(ctx context.Context, p *stockroom.Principal, req Request[stockroom.CategoryChange]) (stockroom.Category, error) {
-	if err := s.admit(p, stockroom.PermItemWrite, true, req.Unreadable, req.Key); err != nil {
+	if err := s.admit(p, stockroom.PermItemWrite, true, &req); err != nil {
 		return stockroom.Category{}, err
 	}
 	ch := req.In
 	ch.Validate(&req.Problems, true)
 	if err := req.Problems.Err(); err != nil {
+		return stockroom.Category{}, err
+	}
+	if err := authorizeHouseRecord(p); err != nil {
 		return stockroom.Category{}, err
 	}
 	now := s.now()
@@ -54,12 +58,15 @@ func (s *Service) CreateCategory(ctx context.Context, p *stockroom.Principal, re
 // UpdateCategory applies a partial update to the category named by the
 // change's categoryID; modified moves forward only when a value changed.
 func (s *Service) UpdateCategory(ctx context.Context, p *stockroom.Principal, req Request[stockroom.CategoryChange]) (stockroom.Category, error) {
-	if err := s.admit(p, stockroom.PermItemWrite, true, req.Unreadable, nil); err != nil {
+	if err := s.admit(p, stockroom.PermItemWrite, true, &req); err != nil {
 		return stockroom.Category{}, err
 	}
 	ch := req.In
 	ch.Validate(&req.Problems, false)
 	if err := req.Problems.Err(); err != nil {
+		return stockroom.Category{}, err
+	}
+	if err := authorizeHouseRecord(p); err != nil {
 		return stockroom.Category{}, err
 	}
 	return s.updateCategory(ctx, ch)
@@ -68,10 +75,13 @@ func (s *Service) UpdateCategory(ctx context.Context, p *stockroom.Principal, re
 // DiscontinueCategory sets a category inactive. Its items keep it; it
 // stays valid for them. Repeating it changes nothing and succeeds.
 func (s *Service) DiscontinueCategory(ctx context.Context, p *stockroom.Principal, req Request[int64]) (stockroom.Category, error) {
-	if err := s.admit(p, stockroom.PermItemWrite, true, nil, nil); err != nil {
+	if err := s.admit(p, stockroom.PermItemWrite, true, &req); err != nil {
 		return stockroom.Category{}, err
 	}
 	if err := req.problems(); err != nil {
+		return stockroom.Category{}, err
+	}
+	if err := authorizeHouseRecord(p); err != nil {
 		return stockroom.Category{}, err
 	}
 	if err := req.missing(); err != nil {
@@ -133,20 +143,11 @@ func (s *Service) checkItemReferences(ctx context.Context, owners stockroom.Scop
 		}
 	}
 	// An owner outside a limited client's owners is refused as such once
-	// the fields pass (itemOwnerInScope), whether or not it exists.
+	// the fields pass (authorizeCatalogue), whether or not it exists.
 	if ch.DfltOwner != nil && owners.Contains(*ch.DfltOwner) {
-		return s.checkParty(ctx, v, "dfltOwner", stockroom.Customer, *ch.DfltOwner)
+		return s.checkParty(ctx, v, partyRef{field: "dfltOwner", kind: stockroom.Customer, id: *ch.DfltOwner, seen: owners})
 	}
 	return nil
-}
-
-// itemOwnerInScope refuses an item change that names a default owner
-// outside the client's owners.
-func itemOwnerInScope(p *stockroom.Principal, ch stockroom.ItemChange) error {
-	if ch.DfltOwner == nil {
-		return nil
-	}
-	return authorizeOwner(p, *ch.DfltOwner)
 }
 
 // ImportCategories stores the categories whose ids do not exist yet, for

@@ -12,19 +12,20 @@ import (
 // itemStore keeps the catalog: items and their aliases.
 type itemStore interface {
 	CreateItem(ctx context.Context, key *stockroom.IdempotencyKey, it *stockroom.Item) error
-	CreateItems(ctx context.Context, items []stockroom.Item) (int64, error)
+	CreateItems(ctx context.Context, items []stockroom.Item, mark *stockroom.ImportMark) (int64, error)
 	FindItem(ctx context.Context, partNo int64) (stockroom.Item, error)
 	FindItemByShortID(ctx context.Context, shortID string) (stockroom.Item, error)
 	FindItemByAlias(ctx context.Context, alias string) (stockroom.Item, error)
-	UpdateItem(ctx context.Context, shortID string, fn func(*stockroom.Item) (bool, error)) (stockroom.Item, error)
-	ListItems(ctx context.Context, activeOnly bool, req stockroom.PageRequest) (stockroom.Page[stockroom.Item], error)
-	ListItemsInCategory(ctx context.Context, category int64) ([]stockroom.Item, error)
-	CreateAlias(ctx context.Context, key *stockroom.IdempotencyKey, al *stockroom.Alias, itemShortID string) error
-	DeleteAlias(ctx context.Context, alias string) (stockroom.Alias, error)
-	ListAliases(ctx context.Context, itemShortID string, req stockroom.PageRequest) (stockroom.Page[stockroom.Alias], error)
+	UpdateItem(ctx context.Context, shortID string, e stockroom.LedgerEntry, fn func(*stockroom.Item) (bool, error)) (stockroom.Item, error)
+	ListItems(ctx context.Context, activeOnly bool, catalogues *stockroom.Scope, req stockroom.PageRequest) (stockroom.Page[stockroom.Item], error)
+	ListItemsInCategory(ctx context.Context, category int64, catalogues *stockroom.Scope) ([]stockroom.Item, error)
+	CreateAlias(ctx context.Context, key *stockroom.IdempotencyKey, al *stockroom.Alias, e stockroom.LedgerEntry, check func(stockroom.Item) error) error
+	DeleteAlias(ctx context.Context, alias string, e stockroom.LedgerEntry, check func(stockroom.Item) error) (stockroom.Alias, error)
+	ListAliases(ctx context.Context, itemShortID string, catalogues *stockroom.Scope, req stockroom.PageRequest) (stockroom.Page[stockroom.Alias], error)
 }
 
-// Reading the catalog needs permission 11, changing it 116.
+// Reading the catalog needs permission 11, changing it 116. A client
+// limited to owners sees and keeps the catalogues owner.go says.
 
 // Item lookup types of GET /Item?key=K&type=T.
 const (
@@ -34,20 +35,33 @@ const (
 
 // ListItems returns a page of the catalog: active items, or all of them.
 func (s *Service) ListItems(ctx context.Context, p *stockroom.Principal, all bool, req Request[stockroom.PageRequest]) (stockroom.Page[stockroom.Item], error) {
-	if err := s.admitRead(ctx, p, req, 0); err != nil {
+	if err := s.admitRead(ctx, p, &req, 0); err != nil {
 		return stockroom.Page[stockroom.Item]{}, err
 	}
-	return s.db.ListItems(ctx, !all, req.In)
+	page, err := s.db.ListItems(ctx, !all, catalogues(p), req.In)
+	page.Items = itemsSeen(p, page.Items)
+	return page, err
 }
 
 // GetItem returns an item by PartNo, whatever its state.
 func (s *Service) GetItem(ctx context.Context, p *stockroom.Principal, req Request[int64]) (stockroom.Item, error) {
-	if err := s.admitRead(ctx, p, req, 0); err != nil {
+	if err := s.admitRead(ctx, p, &req, 0); err != nil {
 		return stockroom.Item{}, err
 	}
 	partNo := req.In
 	it, err := s.db.FindItem(ctx, partNo)
+	it, err = itemSeen(p, it, err)
 	return it, noItem(err, "partNo", formatInt(partNo))
+}
+
+// itemSeen is an item found for the client as it sees it: one of a
+// catalogue it does not see is not found.
+func itemSeen(p *stockroom.Principal, it stockroom.Item, err error) (stockroom.Item, error) {
+	if err == nil && !seesItem(p, it.DfltOwner) {
+		return stockroom.Item{}, stockroom.ErrNotFound
+	}
+	it.CreatedBy = clientSeen(p, it.CreatedBy)
+	return it, err
 }
 
 // ItemLookup is a request for one item by ShortID or alias.
@@ -58,7 +72,7 @@ type ItemLookup struct {
 
 // LookupItem finds an item by ShortID or alias, whatever its state.
 func (s *Service) LookupItem(ctx context.Context, p *stockroom.Principal, req Request[ItemLookup]) (stockroom.Item, error) {
-	if err := s.admit(p, stockroom.PermItemRead, false, req.Unreadable, nil); err != nil {
+	if err := s.admit(p, stockroom.PermItemRead, false, &req); err != nil {
 		return stockroom.Item{}, err
 	}
 	key, v := trimmed(req.In.Key), &req.Problems
@@ -78,53 +92,78 @@ func (s *Service) LookupItem(ctx context.Context, p *stockroom.Principal, req Re
 	}
 	if lookup == LookupAlias {
 		it, err := s.db.FindItemByAlias(ctx, key)
+		it, err = itemSeen(p, it, err)
 		return it, noItem(err, "alias", quote(key))
 	}
 	it, err := s.db.FindItemByShortID(ctx, key)
+	it, err = itemSeen(p, it, err)
 	return it, noItem(err, "ShortID", quote(key))
 }
 
 // ItemsInCategory returns every active item of a category, in ShortID order.
 func (s *Service) ItemsInCategory(ctx context.Context, p *stockroom.Principal, req Request[int64]) ([]stockroom.Item, error) {
-	if err := s.admitRead(ctx, p, req, 0); err != nil {
+	if err := s.admitRead(ctx, p, &req, 0); err != nil {
 		return nil, err
 	}
-	return s.db.ListItemsInCategory(ctx, req.In)
+	items, err := s.db.ListItemsInCategory(ctx, req.In, catalogues(p))
+	return itemsSeen(p, items), err
 }
 
-// CreateItem validates and stores a new item created by the principal.
+// CreateItem validates and stores a new item created by the principal, in
+// the catalogue newItemOwner says, which the client must keep.
 func (s *Service) CreateItem(ctx context.Context, p *stockroom.Principal, req Request[stockroom.ItemChange]) (stockroom.Item, error) {
-	if err := s.admit(p, stockroom.PermItemWrite, true, req.Unreadable, req.Key); err != nil {
+	it, err := s.prepareItem(ctx, p, &req)
+	if err != nil {
 		return stockroom.Item{}, err
 	}
-	ch := req.In
-	ch.Validate(&req.Problems)
-	if err := s.checkItemReferences(ctx, p.Owners, &req.Problems, ch); err != nil {
-		return stockroom.Item{}, err
-	}
-	if err := req.Problems.Err(); err != nil {
-		return stockroom.Item{}, err
-	}
-	if err := itemOwnerInScope(p, ch); err != nil {
-		return stockroom.Item{}, err
-	}
-	now := s.now()
-	it := stockroom.Item{ShortID: ch.ShortID, Created: now, Modified: now, CreatedBy: p.ClientID}
-	ch.Apply(&it)
 	if err := s.db.CreateItem(ctx, req.Key, &it); err != nil {
 		if errors.Is(err, stockroom.ErrDuplicate) {
-			err = stockroom.Errorf(stockroom.ECONFLICT, "An item with ShortID %q already exists.", it.ShortID)
+			err = itemExists(it.ShortID)
 		}
 		return stockroom.Item{}, err
 	}
 	return it, nil
 }
 
+// prepareItem judges a new item (permission, fields, the records it names,
+// the catalogue) and makes it, unstored.
+func (s *Service) prepareItem(ctx context.Context, p *stockroom.Principal, req *Request[stockroom.ItemChange]) (stockroom.Item, error) {
+	if err := s.admit(p, stockroom.PermItemWrite, true, req); err != nil {
+		return stockroom.Item{}, err
+	}
+	ch := req.In
+	ch.Validate(&req.Problems)
+	if !req.Problems.Has("dfltOwner") {
+		ch.DfltOwner = new(newItemOwner(p, ch.DfltOwner))
+	}
+	if err := s.checkItemReferences(ctx, p.Owners, &req.Problems, ch); err != nil {
+		return stockroom.Item{}, err
+	}
+	if err := req.Problems.Err(); err != nil {
+		return stockroom.Item{}, err
+	}
+	if err := authorizeCatalogue(p, *ch.DfltOwner); err != nil {
+		return stockroom.Item{}, err
+	}
+	now := s.now()
+	it := stockroom.Item{ShortID: ch.ShortID, Created: now, Modified: now, CreatedBy: p.ClientID}
+	ch.Apply(&it)
+	return it, nil
+}
+
+// itemExists is the refusal of a new item whose ShortID is taken.
+func itemExists(shortID string) error {
+	return stockroom.Errorf(stockroom.ECONFLICT, "An item with ShortID %q already exists.", shortID)
+}
+
 // UpdateItem applies a partial update to the item named by the change's
 // ShortID. partNo, shortID, created and createdBy never change; modified
-// moves forward only when a value changed.
+// moves forward only when a value changed. A new dfltOwner must be a
+// catalogue the client keeps (403, with scope), and so must the item's
+// current one, judged on the row the update locks: an item the client does
+// not see is not found.
 func (s *Service) UpdateItem(ctx context.Context, p *stockroom.Principal, req Request[stockroom.ItemChange]) (stockroom.Item, error) {
-	if err := s.admit(p, stockroom.PermItemWrite, true, req.Unreadable, nil); err != nil {
+	if err := s.admit(p, stockroom.PermItemWrite, true, &req); err != nil {
 		return stockroom.Item{}, err
 	}
 	ch := req.In
@@ -135,18 +174,24 @@ func (s *Service) UpdateItem(ctx context.Context, p *stockroom.Principal, req Re
 	if err := req.Problems.Err(); err != nil {
 		return stockroom.Item{}, err
 	}
-	if err := itemOwnerInScope(p, ch); err != nil {
-		return stockroom.Item{}, err
+	if ch.DfltOwner != nil {
+		if err := authorizeCatalogue(p, *ch.DfltOwner); err != nil {
+			return stockroom.Item{}, err
+		}
 	}
-	return s.updateItem(ctx, ch)
+	return s.updateItem(ctx, p, ch)
 }
 
-func (s *Service) updateItem(ctx context.Context, ch stockroom.ItemChange) (stockroom.Item, error) {
-	it, err := s.db.UpdateItem(ctx, ch.ShortID, func(it *stockroom.Item) (bool, error) {
+func (s *Service) updateItem(ctx context.Context, p *stockroom.Principal, ch stockroom.ItemChange) (stockroom.Item, error) {
+	e := s.entry(p, 0, "", "", nil)
+	it, err := s.db.UpdateItem(ctx, ch.ShortID, e, func(it *stockroom.Item) (bool, error) {
+		if err := authorizeItemChange(p, *it); err != nil {
+			return false, err
+		}
 		if !ch.Apply(it) {
 			return false, nil
 		}
-		it.Modified = later(s.now(), it.Modified)
+		it.Modified = later(e.Time, it.Modified)
 		return true, nil
 	})
 	if err == nil {
@@ -158,14 +203,14 @@ func (s *Service) updateItem(ctx context.Context, ch stockroom.ItemChange) (stoc
 // DiscontinueItem marks an item discontinued. Repeating it changes nothing
 // and succeeds.
 func (s *Service) DiscontinueItem(ctx context.Context, p *stockroom.Principal, req Request[string]) (stockroom.Item, error) {
-	if err := s.admit(p, stockroom.PermItemWrite, true, nil, nil); err != nil {
+	if err := s.admit(p, stockroom.PermItemWrite, true, &req); err != nil {
 		return stockroom.Item{}, err
 	}
 	if err := req.problems(); err != nil {
 		return stockroom.Item{}, err
 	}
 	yes := true
-	return s.updateItem(ctx, stockroom.ItemChange{ShortID: trimmed(req.In), Discontinued: &yes})
+	return s.updateItem(ctx, p, stockroom.ItemChange{ShortID: trimmed(req.In), Discontinued: &yes})
 }
 
 // later returns now, or a microsecond after prev if the clock (of this
@@ -185,23 +230,24 @@ type AliasQuery struct {
 	Page   stockroom.PageRequest
 }
 
-// ListAliases returns a page of aliases.
+// ListAliases returns a page of the aliases of the items the client sees.
 func (s *Service) ListAliases(ctx context.Context, p *stockroom.Principal, req Request[AliasQuery]) (stockroom.Page[stockroom.Alias], error) {
-	if err := s.admitRead(ctx, p, req, 0); err != nil {
+	if err := s.admitRead(ctx, p, &req, 0); err != nil {
 		return stockroom.Page[stockroom.Alias]{}, err
 	}
-	return s.db.ListAliases(ctx, trimmed(req.In.ItemID), req.In.Page)
+	return s.db.ListAliases(ctx, trimmed(req.In.ItemID), catalogues(p), req.In.Page)
 }
 
 // AliasRequest asks for a new alias of an item.
 type AliasRequest struct {
-	Alias  string
-	ItemID string
+	Alias  string `json:"alias"`
+	ItemID string `json:"itemID"`
 }
 
-// CreateAlias points a new alias at an item.
+// CreateAlias points a new alias at an item of a catalogue the client
+// keeps (authorizeItemChange).
 func (s *Service) CreateAlias(ctx context.Context, p *stockroom.Principal, req Request[AliasRequest]) (stockroom.Alias, error) {
-	if err := s.admit(p, stockroom.PermItemWrite, true, req.Unreadable, req.Key); err != nil {
+	if err := s.admit(p, stockroom.PermItemWrite, true, &req); err != nil {
 		return stockroom.Alias{}, err
 	}
 	v := &req.Problems
@@ -212,9 +258,9 @@ func (s *Service) CreateAlias(ctx context.Context, p *stockroom.Principal, req R
 	if err := v.Err(); err != nil {
 		return al, err
 	}
-	now := s.now()
-	al.Created, al.Modified = now, now
-	err := s.db.CreateAlias(ctx, req.Key, &al, itemID)
+	e := s.entry(p, 0, "", "", nil)
+	al.Created, al.Modified, al.ShortID = e.Time, e.Time, itemID
+	err := s.db.CreateAlias(ctx, req.Key, &al, e, func(it stockroom.Item) error { return authorizeItemChange(p, it) })
 	switch {
 	case errors.Is(err, stockroom.ErrDuplicate):
 		err = stockroom.Errorf(stockroom.ECONFLICT, "Alias %q already exists.", al.Alias)
@@ -224,16 +270,17 @@ func (s *Service) CreateAlias(ctx context.Context, p *stockroom.Principal, req R
 	return al, err
 }
 
-// DeleteAlias removes an alias.
+// DeleteAlias removes an alias of an item of a catalogue the client keeps
+// (authorizeItemChange); an alias of an item it does not see is not found.
 func (s *Service) DeleteAlias(ctx context.Context, p *stockroom.Principal, req Request[string]) (stockroom.Alias, error) {
-	if err := s.admit(p, stockroom.PermItemWrite, true, nil, nil); err != nil {
+	if err := s.admit(p, stockroom.PermItemWrite, true, &req); err != nil {
 		return stockroom.Alias{}, err
 	}
 	if err := req.problems(); err != nil {
 		return stockroom.Alias{}, err
 	}
 	alias := req.In
-	al, err := s.db.DeleteAlias(ctx, trimmed(alias))
+	al, err := s.db.DeleteAlias(ctx, trimmed(alias), s.entry(p, 0, "", "", nil), func(it stockroom.Item) error { return authorizeItemChange(p, it) })
 	if errors.Is(err, stockroom.ErrNotFound) {
 		err = stockroom.Errorf(stockroom.ENOTFOUND, "No alias %q.", trimmed(alias))
 	}
@@ -260,5 +307,5 @@ func (s *Service) ImportItems(ctx context.Context, createdBy string, changes []s
 		ch.Apply(&it)
 		items = append(items, it)
 	}
-	return s.db.CreateItems(ctx, items)
+	return s.db.CreateItems(ctx, items, nil)
 }

@@ -18,55 +18,56 @@ type Query[F any] struct {
 
 // ListLots returns a page of lots in scope, or of one warehouse.
 func (s *Service) ListLots(ctx context.Context, p *stockroom.Principal, req Request[Query[stockroom.LotFilter]]) (stockroom.Page[stockroom.Lot], error) {
-	return readPage(ctx, s, p, req, req.In.Filter.WID, func() (stockroom.Page[stockroom.Lot], error) {
-		f := req.In.Filter
-		var err error
-		if f.Owners, err = s.ownerView(ctx, p, f.Owner); err != nil {
-			return stockroom.Page[stockroom.Lot]{}, err
-		}
-		return s.db.ListLots(ctx, p.Scope, f, req.In.Page)
-	})
+	f := req.In.Filter
+	var err error
+	if f.Owners, err = s.admitList(ctx, p, &req, f.WID, f.Owner); err != nil {
+		return stockroom.Page[stockroom.Lot]{}, err
+	}
+	return s.db.ListLots(ctx, p.Scope, f, req.In.Page)
 }
 
 // ListStockLevels returns a page of stock levels in scope, or of one
 // warehouse.
 func (s *Service) ListStockLevels(ctx context.Context, p *stockroom.Principal, req Request[Query[stockroom.StockFilter]]) (stockroom.Page[stockroom.StockLevel], error) {
-	return readPage(ctx, s, p, req, req.In.Filter.WID, func() (stockroom.Page[stockroom.StockLevel], error) {
-		f := req.In.Filter
-		var err error
-		if f.Owners, err = s.ownerView(ctx, p, f.Owner); err != nil {
-			return stockroom.Page[stockroom.StockLevel]{}, err
-		}
-		return s.db.ListStockLevels(ctx, p.Scope, f, req.In.Page)
-	})
+	f := req.In.Filter
+	var err error
+	if f.Owners, err = s.admitList(ctx, p, &req, f.WID, f.Owner); err != nil {
+		return stockroom.Page[stockroom.StockLevel]{}, err
+	}
+	return s.db.ListStockLevels(ctx, p.Scope, f, req.In.Page)
 }
 
 // ListTransactions returns a page of the ledger entries touching the
-// principal's warehouses.
+// principal's warehouses, of its owners, each with the client id it sees
+// (clientSeen).
 func (s *Service) ListTransactions(ctx context.Context, p *stockroom.Principal, req Request[Query[stockroom.TransactionFilter]]) (stockroom.Page[stockroom.Transaction], error) {
-	return readPage(ctx, s, p, req, req.In.Filter.WID, func() (stockroom.Page[stockroom.Transaction], error) {
-		f := req.In.Filter
-		var err error
-		if f.Owners, err = s.ownerView(ctx, p, f.Owner); err != nil {
-			return stockroom.Page[stockroom.Transaction]{}, err
-		}
-		return s.db.ListTransactions(ctx, p.Scope, f, req.In.Page)
-	})
+	f := req.In.Filter
+	var err error
+	if f.Owners, err = s.admitList(ctx, p, &req, f.WID, f.Owner); err != nil {
+		return stockroom.Page[stockroom.Transaction]{}, err
+	}
+	page, err := s.db.ListTransactions(ctx, p.Scope, f, req.In.Page)
+	for i := range page.Items {
+		page.Items[i].ClientID = clientSeen(p, page.Items[i].ClientID)
+	}
+	return page, err
 }
 
-// readPage admits a read of one list (of the warehouse wid, when not 0) and
-// reads the page.
-func readPage[Q, T any](ctx context.Context, s *Service, p *stockroom.Principal, req Request[Q], wid int64, read func() (stockroom.Page[T], error)) (stockroom.Page[T], error) {
+// admitList admits a read of a list, which has no body (its filters are
+// the query's): of the warehouse wid, when not 0 (admitRead). It returns
+// the owners the list covers: the one asked for, when the client may see
+// it, else all it may (ownerView).
+func (s *Service) admitList(ctx context.Context, p *stockroom.Principal, req reading, wid int64, owner *stockroom.OwnerRef) (*stockroom.Scope, error) {
 	if err := s.admitRead(ctx, p, req, wid); err != nil {
-		return stockroom.Page[T]{}, err
+		return nil, err
 	}
-	return read()
+	return s.ownerView(ctx, p, owner)
 }
 
 // GetTransaction returns one ledger entry; one outside the principal's scope
 // is not found.
 func (s *Service) GetTransaction(ctx context.Context, p *stockroom.Principal, req Request[int64]) (stockroom.Transaction, error) {
-	if err := s.admitRead(ctx, p, req, 0); err != nil {
+	if err := s.admitRead(ctx, p, &req, 0); err != nil {
 		return stockroom.Transaction{}, err
 	}
 	id := req.In
@@ -74,17 +75,15 @@ func (s *Service) GetTransaction(ctx context.Context, p *stockroom.Principal, re
 	if errors.Is(err, stockroom.ErrNotFound) {
 		err = stockroom.Errorf(stockroom.ENOTFOUND, "No transaction %d.", id)
 	}
+	t.ClientID = clientSeen(p, t.ClientID)
 	return t, err
 }
 
 // admitRead admits a read of permission 11 in the contract's order: its
 // query's problems, the warehouse it names, if any, and a path that names
 // nothing.
-func (s *Service) admitRead(ctx context.Context, p *stockroom.Principal, req interface {
-	problems() error
-	missing() error
-}, wid int64) error {
-	if err := s.admit(p, stockroom.PermItemRead, false, nil, nil); err != nil {
+func (s *Service) admitRead(ctx context.Context, p *stockroom.Principal, req reading, wid int64) error {
+	if err := s.admit(p, stockroom.PermItemRead, false, req); err != nil {
 		return err
 	}
 	if err := req.problems(); err != nil {
@@ -96,6 +95,13 @@ func (s *Service) admitRead(ctx context.Context, p *stockroom.Principal, req int
 		}
 	}
 	return req.missing()
+}
+
+// reading is a *Request[T] of any T, as admitRead reads it.
+type reading interface {
+	incoming
+	problems() error
+	missing() error
 }
 
 // problems reports what could not be read of a request, then its fields'

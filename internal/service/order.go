@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/stockroom/stockroom"
 )
@@ -39,7 +40,7 @@ type (
 // PurchaseOrders: the store keeps onOrder and the ledger with each write.
 func (s *Service) PurchaseOrders() PurchaseOrders {
 	return PurchaseOrders{s: s, kind: stockroom.OrderKindPurchase, perm: stockroom.PermPurchaseOrders, find: Store.FindPurchaseOrder,
-		list: Store.ListPurchaseOrders, create: Store.CreatePurchaseOrder, change: Store.ChangePurchaseOrder}
+		list: Store.ListPurchaseOrders, each: Store.EachPurchaseOrder, create: Store.CreatePurchaseOrder, change: Store.ChangePurchaseOrder}
 }
 
 // ShippingOrders: a new line's owner defaults to the request's owner (then
@@ -47,7 +48,7 @@ func (s *Service) PurchaseOrders() PurchaseOrders {
 // (GET /Customer). Writes move no figure.
 func (s *Service) ShippingOrders() ShippingOrders {
 	return ShippingOrders{s: s, kind: stockroom.OrderKindShipping, perm: stockroom.PermShippingOrders, find: Store.FindShippingOrder,
-		list: Store.ListShippingOrders, create: Store.CreateShippingOrder, change: Store.ChangeShippingOrder}
+		list: Store.ListShippingOrders, each: Store.EachShippingOrder, create: Store.CreateShippingOrder, change: Store.ChangeShippingOrder}
 }
 
 // Orders are the operations on one kind of order, O, placed and changed
@@ -59,6 +60,7 @@ type Orders[O any, P OrderOf[O], R any, PR RequestOf[R]] struct {
 	// The store's calls, as method expressions of Store.
 	find   func(db Store, ctx context.Context, no string) (O, error)
 	list   func(db Store, ctx context.Context, scope stockroom.Scope, f stockroom.OrderFilter, req stockroom.PageRequest) (stockroom.Page[O], error)
+	each   func(db Store, ctx context.Context, scope stockroom.Scope, f stockroom.OrderFilter, req stockroom.PageRequest, fn func(O) error) error
 	create func(db Store, ctx context.Context, key *stockroom.IdempotencyKey, o O, e stockroom.LedgerEntry) (O, error)
 	change func(db Store, ctx context.Context, key *stockroom.IdempotencyKey, no string, e stockroom.LedgerEntry, fn func(*O) (bool, error)) (O, error)
 }
@@ -80,22 +82,23 @@ type RequestOf[R any] interface {
 // List returns a page of the orders the client sees: the open ones, or
 // all. Order lists are at most MaxOrderPerPage long.
 func (k Orders[O, P, R, PR]) List(ctx context.Context, p *stockroom.Principal, all bool, req Request[Query[stockroom.OrderFilter]]) (stockroom.Page[O], error) {
-	s := k.s
-	return readPage(ctx, s, p, req, req.In.Filter.WID, func() (stockroom.Page[O], error) {
-		f, page := req.In.Filter, req.In.Page
-		f.OpenOnly = !all
-		page.PageSize = min(page.PageSize, stockroom.MaxOrderPerPage)
-		var err error
-		if f.Owners, err = s.ownerView(ctx, p, f.Owner); err != nil {
-			return stockroom.Page[O]{}, err
-		}
-		return k.list(s.db, ctx, p.Scope, f, page)
-	})
+	f, page := req.In.Filter, req.In.Page
+	var err error
+	if f.Owners, err = k.s.admitList(ctx, p, &req, f.WID, f.Owner); err != nil {
+		return stockroom.Page[O]{}, err
+	}
+	f.OpenOnly = !all
+	page.PageSize = min(page.PageSize, stockroom.MaxOrderPerPage)
+	res, err := k.list(k.s.db, ctx, p.Scope, f, page)
+	for i := range res.Items {
+		orderHeadSeen(p, P(&res.Items[i]).Header())
+	}
+	return res, err
 }
 
 // Get returns an order with the lines the client sees.
 func (k Orders[O, P, R, PR]) Get(ctx context.Context, p *stockroom.Principal, req Request[string]) (O, error) {
-	if err := k.s.admitRead(ctx, p, req, 0); err != nil {
+	if err := k.s.admitRead(ctx, p, &req, 0); err != nil {
 		var none O
 		return none, err
 	}
@@ -103,8 +106,8 @@ func (k Orders[O, P, R, PR]) Get(ctx context.Context, p *stockroom.Principal, re
 	return o, orderRefusal(err, k.kind, trimmed(req.In))
 }
 
-// seen returns the order numbered no as the client sees it, or
-// stockroom.ErrNotFound.
+// seen returns the order numbered no as the client sees it (its lines,
+// its header: orderHeadSeen), or stockroom.ErrNotFound.
 func (k Orders[O, P, R, PR]) seen(ctx context.Context, p *stockroom.Principal, no string) (O, error) {
 	o, err := k.find(k.s.db, ctx, no)
 	if err != nil {
@@ -112,8 +115,10 @@ func (k Orders[O, P, R, PR]) seen(ctx context.Context, p *stockroom.Principal, n
 	}
 	o, ok := P(&o).Seen(p.Scope, ownersSeen(p))
 	if !ok {
-		return o, stockroom.ErrNotFound
+		var none O
+		return none, stockroom.ErrNotFound
 	}
+	orderHeadSeen(p, P(&o).Header())
 	return o, nil
 }
 
@@ -122,7 +127,7 @@ func (k Orders[O, P, R, PR]) seen(ctx context.Context, p *stockroom.Principal, n
 // applied as a change.
 func (k Orders[O, P, R, PR]) Create(ctx context.Context, p *stockroom.Principal, req Request[R]) (O, error) {
 	var o O
-	if err := k.s.admit(p, k.perm, true, req.Unreadable, req.Key); err != nil {
+	if err := k.s.admit(p, k.perm, true, &req); err != nil {
 		return o, err
 	}
 	ch, err := k.s.orderChange(ctx, p, PR(&req.In), &req.Problems, true)
@@ -147,7 +152,7 @@ func (k Orders[O, P, R, PR]) Create(ctx context.Context, p *stockroom.Principal,
 // new lines.
 func (k Orders[O, P, R, PR]) Update(ctx context.Context, p *stockroom.Principal, req Request[R]) (O, error) {
 	var none O
-	if err := k.s.admit(p, k.perm, true, req.Unreadable, nil); err != nil {
+	if err := k.s.admit(p, k.perm, true, &req); err != nil {
 		return none, err
 	}
 	ch, err := k.s.orderChange(ctx, p, PR(&req.In), &req.Problems, false)
@@ -161,6 +166,7 @@ func (k Orders[O, P, R, PR]) Update(ctx context.Context, p *stockroom.Principal,
 		}
 		return ch.Apply(P(o))
 	})
+	orderHeadSeen(p, P(&res).Header())
 	return res, orderRefusal(err, k.kind, no)
 }
 
@@ -175,7 +181,8 @@ func (s *Service) orderChange(ctx context.Context, p *stockroom.Principal, r int
 }, v *stockroom.Validation, create bool) (stockroom.OrderChange, error) {
 	r.Validate(v, create)
 	f := r.Form()
-	party, err := s.orderParty(ctx, p, v, f.Kind.Party(), *f.Party, create)
+	in := orderInput{form: f, v: v, create: create}
+	party, err := s.orderParty(ctx, p, in)
 	if err != nil {
 		return stockroom.OrderChange{}, err
 	}
@@ -185,48 +192,25 @@ func (s *Service) orderChange(ctx context.Context, p *stockroom.Principal, r int
 			return stockroom.OrderChange{}, err
 		}
 	}
-	lines, err := s.orderLines(ctx, p, v, *f.Lines, owner, create)
+	lines, err := s.orderLines(ctx, p, in, owner)
 	return stockroom.OrderChange{PartyID: party.ID, OrderDate: *f.OrderDate, DueDate: *f.DueDate, Reference: *f.Reference,
 		Remark: *f.Remark, Lines: lines}, err
 }
 
-// writable refuses a change to an order the client does not see (not
-// found) or does not see whole (403): every line's warehouse and owner must
-// be in its scope.
-func writable(p *stockroom.Principal, o stockroom.AnyOrder) error {
-	lines := o.OrderLines()
-	return linesInScope(p, len(lines), func(i int) (int64, int64) { return lines[i].Warehouse, lines[i].Owner })
-}
-
-// linesInScope judges n lines of an order that a write touches, line(i)
-// giving the warehouse and owner of each: not found when the client sees
-// none of them (none in its warehouses and of its owners), else 403 for the
-// first outside its warehouse scope or its owners.
-func linesInScope(p *stockroom.Principal, n int, line func(int) (wid, owner int64)) error {
-	owners, seen := ownersSeen(p), false
-	for i := 0; i < n && !seen; i++ {
-		wid, owner := line(i)
-		seen = p.Scope.Contains(wid) && (owners == nil || owners.Contains(owner))
-	}
-	if !seen {
-		return stockroom.ErrNotFound
-	}
-	for i := range n {
-		wid, owner := line(i)
-		if !p.Scope.Contains(wid) {
-			return stockroom.Errorf(stockroom.EFORBIDDEN, stockroom.MsgOutOfScope)
-		}
-		if err := authorizeOwner(p, owner); err != nil {
-			return err
-		}
-	}
-	return nil
+// orderInput is an order request of any kind as it is judged: its fields
+// (form), their problems so far (v), and whether it places a new order
+// (create) or changes one.
+type orderInput struct {
+	form   stockroom.OrderForm
+	v      *stockroom.Validation
+	create bool
 }
 
 // orderParty resolves the vendor or customer an order names, an id or a
-// ShortID: one of the kind that the client may see (an active one, when
-// active), else a problem of the field.
-func (s *Service) orderParty(ctx context.Context, p *stockroom.Principal, v *stockroom.Validation, kind stockroom.PartyKind, ref *stockroom.OwnerRef, active bool) (stockroom.Party, error) {
+// ShortID: one of the kind that the client may see (an active one, for a
+// new order), else a problem of the field.
+func (s *Service) orderParty(ctx context.Context, p *stockroom.Principal, in orderInput) (stockroom.Party, error) {
+	kind, ref, v, active := in.form.Kind.Party(), *in.form.Party, in.v, in.create
 	field := kind.IDField()
 	if ref == nil || v.Has(field) {
 		return stockroom.Party{}, nil
@@ -261,7 +245,8 @@ func (s *Service) orderParty(ctx context.Context, p *stockroom.Principal, v *sto
 // default owner of a new line naming none (the order's, else the item's
 // dfltOwner read afresh), which must be in the client's scope too. Every
 // line of a new order (create) is new.
-func (s *Service) orderLines(ctx context.Context, p *stockroom.Principal, v *stockroom.Validation, lines []stockroom.OrderLineRequest, owner ownerChoice, create bool) ([]stockroom.OrderLineChange, error) {
+func (s *Service) orderLines(ctx context.Context, p *stockroom.Principal, in orderInput, owner ownerChoice) ([]stockroom.OrderLineChange, error) {
+	v, lines, create := in.v, *in.form.Lines, in.create
 	out := make([]stockroom.OrderLineChange, len(lines))
 	named := make([]ownerChoice, len(lines))
 	for i, l := range lines {
@@ -293,7 +278,7 @@ func (s *Service) orderLines(ctx context.Context, p *stockroom.Principal, v *sto
 	for i, l := range lines {
 		if l.IsNew(create) {
 			var err error
-			if out[i].PartNo, err = s.findPartNo(ctx, l.ItemID); err != nil {
+			if out[i].PartNo, err = s.findPartNo(ctx, p, l.ItemID); err != nil {
 				return nil, err
 			}
 		}
@@ -312,7 +297,7 @@ func (s *Service) orderLines(ctx context.Context, p *stockroom.Principal, v *sto
 		if !ok {
 			var err error
 			if dflt, _, err = s.stockOwner(ctx, p, named[i], out[i].PartNo, true); err != nil {
-				return nil, err
+				return nil, noItem(err, "ShortID", quote(l.ItemID))
 			}
 			defaults[out[i].PartNo] = dflt
 		}
@@ -334,7 +319,7 @@ func orderRefusal(err error, kind stockroom.OrderKind, no string) error {
 	case errors.Is(lr.Err, stockroom.ErrDiscontinued):
 		return stockroom.Errorf(stockroom.ECONFLICT, "Line %d: item %q is discontinued and cannot be ordered; reactivate it first (PUT /Item with \"discontinued\": false).", lr.Line, lr.Name)
 	case errors.Is(lr.Err, stockroom.ErrWarehouseInactive):
-		return stockroom.Errorf(stockroom.ECONFLICT, "Line %d: warehouse %s is inactive and takes no stock; reactivate it first (stockroom warehouse update %s --active=true).", lr.Line, lr.Name, lr.Name)
+		return inactiveWarehouse(fmt.Sprintf("Line %d: ", lr.Line), lr.Name, lr.ID)
 	}
 	return stockroom.Errorf(stockroom.ECONFLICT, "Line %d: customer %s is inactive and takes no stock; reactivate it first (PUT /Customer with \"active\": true).", lr.Line, lr.Name)
 }

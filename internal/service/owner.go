@@ -8,8 +8,9 @@ import (
 )
 
 // Owners: every lot belongs to one (a customer, or the house, 0). This file
-// resolves the owner a request names and checks it against the client's
-// owner scope, the one place that does.
+// resolves the owner a request names, and the owner of a stock change that
+// names none; whether the client may see or name an owner is scope.go's to
+// say.
 
 // ownerChoice is the owner a request names, resolved while its fields are
 // validated; whether the client may name it is judged later, beside
@@ -32,7 +33,11 @@ func (s *Service) nameOwner(ctx context.Context, p *stockroom.Principal, v *stoc
 // nameOwnerAs is nameOwner for an owner given in another field (an order
 // line's, "lines[2].owner").
 func (s *Service) nameOwnerAs(ctx context.Context, p *stockroom.Principal, v *stockroom.Validation, field string, ref *stockroom.OwnerRef) (ownerChoice, error) {
-	if ref == nil || v.Has(field) {
+	switch {
+	case ref == nil || v.Has(field):
+		return ownerChoice{}, nil
+	case ref.ShortID == "" && ref.ID < 0:
+		v.Add(field, "must be a customerID, 0 or a customer ShortID")
 		return ownerChoice{}, nil
 	}
 	c := ownerChoice{named: true, id: ref.ID}
@@ -50,23 +55,14 @@ func (s *Service) nameOwnerAs(ctx context.Context, p *stockroom.Principal, v *st
 			err = stockroom.ErrNotFound
 		}
 	}
-	switch {
-	case err != nil && !errors.Is(err, stockroom.ErrNotFound):
+	if err != nil && !errors.Is(err, stockroom.ErrNotFound) {
 		return c, err
-	case !p.Owners.All:
-		c.hidden = err != nil || !p.Owners.Contains(c.id)
-	case err != nil:
+	}
+	c.hidden = hidesOwner(p, c.id, err == nil)
+	if err != nil && !c.hidden {
 		v.Add(field, "is not a customer: give a customerID or customer ShortID (see GET /Customer), or 0 for the house's own stock")
 	}
 	return c, nil
-}
-
-// authorize refuses a named owner the client may not see.
-func (c ownerChoice) authorize() error {
-	if c.hidden {
-		return stockroom.Errorf(stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope)
-	}
-	return nil
 }
 
 // isParty reports whether id is a customer or vendor of the kind, whatever
@@ -85,14 +81,6 @@ func (s *Service) isParty(ctx context.Context, kind stockroom.PartyKind, id int6
 	}
 	s.parties.Store(id, p.Kind)
 	return true, nil
-}
-
-// authorizeOwner checks an owner against the client's owner scope.
-func authorizeOwner(p *stockroom.Principal, owner int64) error {
-	if !p.Owners.Contains(owner) {
-		return stockroom.Errorf(stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope)
-	}
-	return nil
 }
 
 // ownerView is the owners a read covers: the one asked for, which the
@@ -117,48 +105,48 @@ func (s *Service) ownerView(ctx context.Context, p *stockroom.Principal, ref *st
 }
 
 // stockOwner is the owner of a stock change: the one the request named
-// (resolved and authorized already), or else the item's dfltOwner as last
+// (resolved and authorized already); else, for a client limited to exactly
+// one owner, that owner (soleOwner); or else the item's dfltOwner as last
 // seen (isDefault), which must be in the client's scope too; the store
 // confirms it in the transaction. A remembered default outside the client's
 // scope is read afresh before it is refused: it may have changed on another
 // instance to one in scope, and the store's confirmation never sees a
-// request refused here.
+// request refused here. Read afresh, an item moved to a catalogue the
+// client does not see is not found (stockroom.ErrNotFound: the caller
+// names the item). A sole owner that is also the item's remembered default
+// is given as the default, so that the store confirms it: an item moved
+// meanwhile to another owner's catalogue is then read afresh, and hidden.
 func (s *Service) stockOwner(ctx context.Context, p *stockroom.Principal, named ownerChoice, partNo int64, fresh bool) (owner int64, isDefault bool, err error) {
 	if named.named {
 		return named.id, false, nil
 	}
+	sole, isSole := soleOwner(p)
 	owner, ok := s.defaultOwners.get(partNo)
-	if !ok || fresh || !p.Owners.Contains(owner) {
+	if !ok || fresh || !isSole && p.AuthorizeOwner(owner) != nil {
 		it, err := s.db.FindItem(ctx, partNo)
 		if err != nil {
 			return 0, false, err
 		}
 		owner = it.DfltOwner
 		s.defaultOwners.put(partNo, owner)
+		if !seesItem(p, owner) {
+			return 0, false, stockroom.ErrNotFound
+		}
 	}
-	return owner, true, authorizeOwner(p, owner)
+	if isSole {
+		return sole, owner == sole, nil
+	}
+	return owner, true, p.AuthorizeOwner(owner)
 }
 
 // retriesOnStaleDefault bounds how often a stock change is asked again
 // because the item's default owner changed under it (on another instance).
 const retriesOnStaleDefault = 3
 
-// withFreshDefault runs a stock change, and runs it again with the item's
-// default owner read afresh when the store reports that the one it was given
-// is stale.
-func withFreshDefault[T any](do func(fresh bool) (T, error)) (T, error) {
-	res, err := do(false)
-	for i := 0; i < retriesOnStaleDefault && errors.Is(err, stockroom.ErrDefaultOwnerChanged); i++ {
-		res, err = do(true)
+// itemsSeen is items as the client sees them: createdBy by clientSeen.
+func itemsSeen(p *stockroom.Principal, items []stockroom.Item) []stockroom.Item {
+	for i := range items {
+		items[i].CreatedBy = clientSeen(p, items[i].CreatedBy)
 	}
-	return res, err
-}
-
-// ownersSeen is the owners whose records the client may see (nil: every
-// owner).
-func ownersSeen(p *stockroom.Principal) *stockroom.Scope {
-	if p.Owners.All {
-		return nil
-	}
-	return &p.Owners
+	return items
 }

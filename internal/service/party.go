@@ -14,6 +14,7 @@ type ownerStore interface {
 	FindPartyByShortID(ctx context.Context, kind stockroom.PartyKind, shortID string) (stockroom.Party, error)
 	ListParties(ctx context.Context, kind stockroom.PartyKind, activeOnly bool, owners stockroom.Scope, req stockroom.PageRequest) (stockroom.Page[stockroom.Party], error)
 	CreateParty(ctx context.Context, key *stockroom.IdempotencyKey, p *stockroom.Party) error
+	CreateParties(ctx context.Context, ps []*stockroom.Party, mark *stockroom.ImportMark) error
 	UpdateParty(ctx context.Context, kind stockroom.PartyKind, shortID string, fn func(*stockroom.Party) (bool, error)) (stockroom.Party, error)
 	FindCategory(ctx context.Context, id int64) (stockroom.Category, error)
 	ListCategories(ctx context.Context, activeOnly bool, req stockroom.PageRequest) (stockroom.Page[stockroom.Category], error)
@@ -24,21 +25,15 @@ type ownerStore interface {
 
 // Customers and vendors (contract §9): reading needs permission 11,
 // writing 116. A client limited to owners sees, and changes, only the
-// customers among its owners; any other customer is not found, as if it did
-// not exist, and it may not create customers. Vendors are not limited.
-
-// partyScope is the customers or vendors the principal may see.
-func partyScope(p *stockroom.Principal, kind stockroom.PartyKind) stockroom.Scope {
-	if kind == stockroom.Customer {
-		return p.Owners
-	}
-	return stockroom.Scope{All: true}
-}
+// customers among its owners (partyScope); any other customer is not found,
+// as if it did not exist, and it may not create customers. Vendors are the
+// house's: every client reads them, and one limited to owners does not
+// create or change them (authorizePartyWrite).
 
 // ListParties returns a page of customers or vendors: active ones, or all
 // of them.
 func (s *Service) ListParties(ctx context.Context, p *stockroom.Principal, kind stockroom.PartyKind, all bool, req Request[stockroom.PageRequest]) (stockroom.Page[stockroom.Party], error) {
-	if err := s.admitRead(ctx, p, req, 0); err != nil {
+	if err := s.admitRead(ctx, p, &req, 0); err != nil {
 		return stockroom.Page[stockroom.Party]{}, err
 	}
 	return s.db.ListParties(ctx, kind, !all, partyScope(p, kind), req.In)
@@ -46,7 +41,7 @@ func (s *Service) ListParties(ctx context.Context, p *stockroom.Principal, kind 
 
 // GetParty returns a customer or vendor by ShortID, whatever its state.
 func (s *Service) GetParty(ctx context.Context, p *stockroom.Principal, kind stockroom.PartyKind, req Request[string]) (stockroom.Party, error) {
-	if err := s.admitRead(ctx, p, req, 0); err != nil {
+	if err := s.admitRead(ctx, p, &req, 0); err != nil {
 		return stockroom.Party{}, err
 	}
 	shortID := trimmed(req.In)
@@ -59,23 +54,13 @@ func (s *Service) GetParty(ctx context.Context, p *stockroom.Principal, kind sto
 
 // CreateParty validates and stores a new customer or vendor.
 func (s *Service) CreateParty(ctx context.Context, p *stockroom.Principal, kind stockroom.PartyKind, req Request[stockroom.PartyChange]) (stockroom.Party, error) {
-	if err := s.admit(p, stockroom.PermItemWrite, true, req.Unreadable, req.Key); err != nil {
+	party, err := s.prepareParty(p, kind, &req)
+	if err != nil {
 		return stockroom.Party{}, err
 	}
-	ch := req.In
-	ch.Validate(&req.Problems, true)
-	if err := req.Problems.Err(); err != nil {
-		return stockroom.Party{}, err
-	}
-	if !partyScope(p, kind).All {
-		return stockroom.Party{}, stockroom.Errorf(stockroom.EFORBIDDEN, stockroom.MsgOwnerOutOfScope)
-	}
-	now := s.now()
-	party := stockroom.Party{Kind: kind, ShortID: ch.ShortID, Active: true, Created: now, Modified: now}
-	ch.Apply(&party)
 	if err := s.db.CreateParty(ctx, req.Key, &party); err != nil {
 		if errors.Is(err, stockroom.ErrDuplicate) {
-			err = stockroom.Errorf(stockroom.ECONFLICT, "A %s with ShortID %q already exists.", kind, party.ShortID)
+			err = partyExists(kind, party.ShortID)
 		}
 		return stockroom.Party{}, err
 	}
@@ -83,10 +68,37 @@ func (s *Service) CreateParty(ctx context.Context, p *stockroom.Principal, kind 
 	return party, nil
 }
 
+// prepareParty judges a new customer or vendor and makes it, unstored.
+func (s *Service) prepareParty(p *stockroom.Principal, kind stockroom.PartyKind, req *Request[stockroom.PartyChange]) (stockroom.Party, error) {
+	if err := s.admit(p, stockroom.PermItemWrite, true, req); err != nil {
+		return stockroom.Party{}, err
+	}
+	ch := req.In
+	ch.Validate(&req.Problems, true)
+	if err := req.Problems.Err(); err != nil {
+		return stockroom.Party{}, err
+	}
+	// A new customer is none of a limited client's owners; a vendor is the
+	// house's.
+	if err := authorizeHouseRecord(p); err != nil {
+		return stockroom.Party{}, err
+	}
+	now := s.now()
+	party := stockroom.Party{Kind: kind, ShortID: ch.ShortID, Active: true, Created: now, Modified: now}
+	ch.Apply(&party)
+	return party, nil
+}
+
+// partyExists is the refusal of a new customer or vendor whose ShortID is
+// taken.
+func partyExists(kind stockroom.PartyKind, shortID string) error {
+	return stockroom.Errorf(stockroom.ECONFLICT, "A %s with ShortID %q already exists.", kind, shortID)
+}
+
 // UpdateParty applies a partial update to the customer or vendor named by
 // the change's ShortID; modified moves forward only when a value changed.
 func (s *Service) UpdateParty(ctx context.Context, p *stockroom.Principal, kind stockroom.PartyKind, req Request[stockroom.PartyChange]) (stockroom.Party, error) {
-	if err := s.admit(p, stockroom.PermItemWrite, true, req.Unreadable, nil); err != nil {
+	if err := s.admit(p, stockroom.PermItemWrite, true, &req); err != nil {
 		return stockroom.Party{}, err
 	}
 	ch := req.In
@@ -100,7 +112,7 @@ func (s *Service) UpdateParty(ctx context.Context, p *stockroom.Principal, kind 
 // DiscontinueParty sets a customer or vendor inactive. Repeating it changes
 // nothing and succeeds.
 func (s *Service) DiscontinueParty(ctx context.Context, p *stockroom.Principal, kind stockroom.PartyKind, req Request[string]) (stockroom.Party, error) {
-	if err := s.admit(p, stockroom.PermItemWrite, true, nil, nil); err != nil {
+	if err := s.admit(p, stockroom.PermItemWrite, true, &req); err != nil {
 		return stockroom.Party{}, err
 	}
 	if err := req.problems(); err != nil {
@@ -111,6 +123,9 @@ func (s *Service) DiscontinueParty(ctx context.Context, p *stockroom.Principal, 
 }
 
 func (s *Service) updateParty(ctx context.Context, p *stockroom.Principal, kind stockroom.PartyKind, ch stockroom.PartyChange) (stockroom.Party, error) {
+	if err := authorizePartyWrite(p, kind); err != nil {
+		return stockroom.Party{}, err
+	}
 	scope := partyScope(p, kind)
 	party, err := s.db.UpdateParty(ctx, kind, ch.ShortID, func(party *stockroom.Party) (bool, error) {
 		if !scope.Contains(party.ID) {
@@ -133,18 +148,29 @@ func noParty(err error, kind stockroom.PartyKind, shortID string) error {
 	return err
 }
 
-// checkParty adds a problem with field to v when id is neither 0 nor a
-// customer or vendor of the given kind (a lot's owner, an item's dfltOwner,
-// an order's vendor). It returns only the errors of the database. Parties
-// are never deleted and never change kind, so an answer once found holds
-// for good and is remembered.
-func (s *Service) checkParty(ctx context.Context, v *stockroom.Validation, field string, kind stockroom.PartyKind, id int64) error {
-	if id == 0 || v.Has(field) {
+// partyRef is a field of a request that names a customer or vendor by id
+// (an item's dfltOwner, an issue's shipto, a receipt's supplier): its name,
+// the kind of party it names, the id given, and the parties of that kind
+// the client sees.
+type partyRef struct {
+	field string
+	kind  stockroom.PartyKind
+	id    int64
+	seen  stockroom.Scope
+}
+
+// checkParty adds a problem with the field to v when its id is neither 0
+// nor a party of its kind among those seen: one the client does not see is
+// as one that does not exist. It returns only the errors of the database.
+// Parties are never deleted and never change kind, so an answer once found
+// holds for good and is remembered.
+func (s *Service) checkParty(ctx context.Context, v *stockroom.Validation, ref partyRef) error {
+	if ref.id == 0 || v.Has(ref.field) {
 		return nil
 	}
-	known, err := s.isParty(ctx, kind, id)
-	if err == nil && !known {
-		v.Add(field, "is not a "+string(kind)+" (see GET /"+partyPath(kind)+")")
+	known, err := s.isParty(ctx, ref.kind, ref.id)
+	if err == nil && (!known || !ref.seen.Contains(ref.id)) {
+		v.Add(ref.field, "is not a "+string(ref.kind)+" (see GET /"+partyPath(ref.kind)+")")
 	}
 	return err
 }

@@ -13,7 +13,7 @@ import (
 // (permission 301): what is still due stops counting in onOrder.
 func (s *Service) EndPurchaseOrder(ctx context.Context, p *stockroom.Principal, cancel bool, req Request[string]) (stockroom.PurchaseOrder, error) {
 	var none stockroom.PurchaseOrder
-	if err := s.admit(p, stockroom.PermPurchaseOrders, true, req.Unreadable, req.Key); err != nil {
+	if err := s.admit(p, stockroom.PermPurchaseOrders, true, &req); err != nil {
 		return none, err
 	}
 	if err := req.problems(); err != nil {

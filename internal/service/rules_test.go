@@ -163,3 +163,46 @@ func TestMoveNeedsBothWarehousesInScope(t *testing.T) {
 		t.Fatalf("%d moves reached the store", st.writes)
 	}
 }
+
+// TestBodyReadOnlyOnceAdmitted: a request's body is decoded only once the
+// caller's permission holds (contract §14), exactly once, before its
+// fields are judged: what it decodes is what the operation does, its
+// problems are the fields', and a body that cannot be read is 400 after
+// the permission's 403.
+func TestBodyReadOnlyOnceAdmitted(t *testing.T) {
+	good := stockroom.ReceiveRequest{ItemID: "KNOWN", Units: stockroom.Whole(1), WID: 1, ReasonCode: 1}
+	for _, tc := range []struct {
+		name    string
+		p       *stockroom.Principal
+		body    error // what decoding the body finds wrong
+		decoded bool
+		code    string
+		write   bool
+	}{
+		{"ReadOnly", principal(true, all, stockroom.PermReceive), nil, false, stockroom.EFORBIDDEN, false},
+		{"NoPermission", principal(false, all, stockroom.PermItemRead), unreadable, false, stockroom.EFORBIDDEN, false},
+		{"Unreadable", principal(false, all, stockroom.PermReceive), unreadable, true, stockroom.EBADREQUEST, false},
+		{"FieldProblems", principal(false, all, stockroom.PermReceive), stockroom.Invalid("units", "must be a number"), true, stockroom.EINVALID, false},
+		{"Good", principal(false, all, stockroom.PermReceive), nil, true, "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			decoded := 0
+			req := service.Request[stockroom.ReceiveRequest]{Decode: func(in *stockroom.ReceiveRequest) error {
+				decoded++
+				*in = good
+				return tc.body
+			}}
+			st := &stubStore{}
+			_, err := service.New(st, service.Options{}).Receive(context.Background(), tc.p, req)
+			if stockroom.ErrorCode(err) != tc.code {
+				t.Fatalf("error %v, want %q", err, tc.code)
+			}
+			if want := map[bool]int{false: 0, true: 1}[tc.decoded]; decoded != want {
+				t.Fatalf("body decoded %d times, want %d", decoded, want)
+			}
+			if (st.writes == 1) != tc.write {
+				t.Fatalf("%d writes reached the store, want a write: %v", st.writes, tc.write)
+			}
+		})
+	}
+}

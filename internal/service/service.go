@@ -6,9 +6,13 @@
 package service
 
 import (
+	"cmp"
 	"context"
+	"runtime"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/stockroom/stockroom"
 )
@@ -29,8 +33,14 @@ type Store interface {
 	workStore
 	adminStore
 	keyStore
+	batchStore
+	importStore
 	transitStore
 	shippingActionStore
+	eventStore
+	webhookStore
+	exportStore
+	reportStore
 }
 
 // Options configures a Service.
@@ -44,6 +54,12 @@ type Options struct {
 	// token keeps working after its client is disabled elsewhere (at most 60 s
 	// by the contract).
 	AuthCacheTTL time.Duration
+	// SecretChecks caps the client-secret comparisons that run at once
+	// (each a bcrypt hash of ~50 ms of a core); nil means 2×GOMAXPROCS.
+	// Tests pass one they can fill.
+	SecretChecks *semaphore.Weighted
+	// Webhooks configure webhook deliveries (webhookworker.go).
+	Webhooks WebhookOptions
 }
 
 // Service carries out every operation of the API and the admin commands.
@@ -52,6 +68,10 @@ type Service struct {
 	now      func() time.Time
 	tokenTTL time.Duration
 	auth     *authCache
+	// secretChecks: see Options.SecretChecks.
+	secretChecks *semaphore.Weighted
+	// webhooks delivers to subscriptions (webhookworker.go).
+	webhooks *webhooks
 
 	// Facts that never change once true, remembered by this instance.
 	warehouses sync.Map                 // wid -> struct{}: the warehouse exists
@@ -81,6 +101,11 @@ func New(store Store, opts Options) *Service {
 	if s.tokenTTL <= 0 {
 		s.tokenTTL = DefaultTokenTTL
 	}
+	s.secretChecks = opts.SecretChecks
+	s.webhooks = newWebhooks(opts.Webhooks)
+	if s.secretChecks == nil {
+		s.secretChecks = semaphore.NewWeighted(int64(2 * runtime.GOMAXPROCS(0)))
+	}
 	return s
 }
 
@@ -90,6 +115,12 @@ func New(store Store, opts Options) *Service {
 // state.
 type Request[T any] struct {
 	In T
+	// Decode, when not nil, reads the request's body into In (the part of
+	// it the path did not give), returning the body's problems as a
+	// validation error or why it cannot be read. admit calls it once the
+	// permission is held, so that a caller without it costs the server no
+	// more than the body's bounded read (contract §14).
+	Decode func(in *T) error
 	// Unreadable is why the request could not be read: a body that is not
 	// JSON, an unusable Idempotency-Key. It is reported only once the
 	// permission check has passed.
@@ -105,18 +136,40 @@ type Request[T any] struct {
 	Key *stockroom.IdempotencyKey
 }
 
+// incoming is a *Request[T] of any T, as admit reads it.
+type incoming interface {
+	read(now time.Time) error
+}
+
 // admit applies the checks of contract §2 that come before a request's
-// content is looked at: a read-only account may not write, the permission
-// must be held (perm 0: none beyond a token), and then the request must have
-// been readable. It also stamps the key with the request's time.
-func (s *Service) admit(p *stockroom.Principal, perm stockroom.Permission, write bool, unreadable error, key *stockroom.IdempotencyKey) error {
+// content is looked at: a read-only account may not write, and the
+// permission must be held (perm 0: none beyond a token). Only then is the
+// request read (see read), and it must have been readable: the work that
+// does not depend on the caller's rights is work a caller without them
+// cannot ask for (contract §14).
+func (s *Service) admit(p *stockroom.Principal, perm stockroom.Permission, write bool, req incoming) error {
 	if err := p.Authorize(perm, write); err != nil {
 		return err
 	}
-	if key != nil {
-		key.Time = s.now()
+	return req.read(s.now())
+}
+
+// read reads the request once its caller's permission is held: it stamps
+// its key with the request's time and makes the key's hash, and decodes
+// its body, whose problems join Problems, after those of the checks every
+// route shares. It returns why the request cannot be read, if it cannot.
+func (r *Request[T]) read(now time.Time) error {
+	if r.Key != nil {
+		r.Key.Time = now
+		hashRequest(r.Key)
 	}
-	return unreadable
+	if r.Decode != nil {
+		if err := r.Decode(&r.In); !r.Problems.Merge(err) {
+			r.Unreadable = cmp.Or(r.Unreadable, err)
+		}
+		r.Decode = nil
+	}
+	return r.Unreadable
 }
 
 // Ready reports whether the database answers.
@@ -143,7 +196,7 @@ func (s *Service) ListReasonCodes(ctx context.Context, p *stockroom.Principal, r
 // admitPage admits a read that needs no permission beyond a token, with the
 // problems of its paging parameters.
 func (s *Service) admitPage(p *stockroom.Principal, req Request[stockroom.PageRequest]) error {
-	if err := s.admit(p, 0, false, nil, nil); err != nil {
+	if err := s.admit(p, 0, false, &req); err != nil {
 		return err
 	}
 	return req.problems()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"strconv"
 	"time"
 
 	"github.com/stockroom/stockroom"
@@ -13,10 +14,12 @@ import (
 // answer of its Idempotency-Key, when given, in its own transaction.
 type stockStore interface {
 	FindReasonCode(ctx context.Context, code int64) (stockroom.ReasonCode, error)
+	FindLot(ctx context.Context, recNo int64) (stockroom.Lot, error)
 	Receive(ctx context.Context, key *stockroom.IdempotencyKey, r stockroom.Receipt, e stockroom.LedgerEntry) (stockroom.ReceiveResult, error)
 	ReceiveMany(ctx context.Context, rs []stockroom.Receipt, e stockroom.LedgerEntry) (int, error)
+	ReceiptRefusals(ctx context.Context, rs []stockroom.Receipt) ([]error, error)
 	Withdraw(ctx context.Context, key *stockroom.IdempotencyKey, w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroom.DrawResult, error)
-	SetHold(ctx context.Context, key *stockroom.IdempotencyKey, recNo int64, hold bool, e stockroom.LedgerEntry, check func(stockroom.Lot) error) (stockroom.HoldResult, error)
+	SetHold(ctx context.Context, key *stockroom.IdempotencyKey, h stockroom.HoldChange, e stockroom.LedgerEntry, check func(stockroom.Lot) error) (stockroom.HoldResult, error)
 	ListLots(ctx context.Context, scope stockroom.Scope, f stockroom.LotFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Lot], error)
 	ListStockLevels(ctx context.Context, scope stockroom.Scope, f stockroom.StockFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.StockLevel], error)
 	FindTransaction(ctx context.Context, scope stockroom.Scope, owners *stockroom.Scope, id int64) (stockroom.Transaction, error)
@@ -31,18 +34,23 @@ type stockStore interface {
 // Receive creates a lot (permission 95), against a purchase order line when
 // it names one (receiptOrder).
 func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, req Request[stockroom.ReceiveRequest]) (stockroom.ReceiveResult, error) {
-	var none stockroom.ReceiveResult
-	if err := s.admit(p, stockroom.PermReceive, true, req.Unreadable, req.Key); err != nil {
-		return none, err
+	op, err := s.prepareReceive(ctx, p, &req)
+	return applied[stockroom.ReceiveResult](ctx, s, req.Key, op, err)
+}
+
+// prepareReceive judges a receipt (see stockOp).
+func (s *Service) prepareReceive(ctx context.Context, p *stockroom.Principal, req *Request[stockroom.ReceiveRequest]) (*stockOp, error) {
+	if err := s.admit(p, stockroom.PermReceive, true, req); err != nil {
+		return nil, err
 	}
 	r, v := req.In, &req.Problems
 	r.Validate(v)
-	if err := s.checkParty(ctx, v, "supplier", stockroom.Vendor, r.Supplier); err != nil {
-		return none, err
+	if err := s.checkParty(ctx, v, partyRef{field: "supplier", kind: stockroom.Vendor, id: r.Supplier, seen: partyScope(p, stockroom.Vendor)}); err != nil {
+		return nil, err
 	}
-	partNo, named, err := s.checkStockLine(ctx, p, v, r.ReasonCode, stockroom.DirectionReceive, r.Owner, r.ItemID, r.WID)
+	partNo, named, err := s.checkStockLine(ctx, p, v, stockLine{reason: r.ReasonCode, dir: stockroom.DirectionReceive, owner: r.Owner, itemID: r.ItemID, wids: []int64{r.WID}})
 	if err != nil {
-		return none, err
+		return nil, err
 	}
 	r.Spot = trimmed(r.Spot)
 	details := map[string]any{
@@ -52,36 +60,12 @@ func (s *Service) Receive(ctx context.Context, p *stockroom.Principal, req Reque
 	if r.Expires != nil {
 		details["expires"] = r.Expires.Format(time.RFC3339Nano)
 	}
-	asked, askedOwner := r, named
+	asked := receiveAs{r, partNo, named, nil, details}
 	order, err := s.receiptOrder(ctx, p, &r, partNo, &named)
 	if err != nil {
-		return none, err
+		return nil, err
 	}
-	res, owner, err := s.receiveAs(ctx, p, req.Key, receiveAs{r, partNo, named, order, details})
-	if errors.Is(err, stockroom.ErrOrderLineMismatch) {
-		// The line is not what the receipt took it for: judge the receipt
-		// against the line as read, and ask once more.
-		r, named = asked, askedOwner
-		if order, err = s.readReceiptOrder(ctx, p, &r, partNo, &named); err != nil {
-			return none, err
-		}
-		res, owner, err = s.receiveAs(ctx, p, req.Key, receiveAs{r, partNo, named, order, details})
-		if errors.Is(err, stockroom.ErrOrderLineMismatch) {
-			err = stockroom.Errorf(stockroom.ECONFLICT, "Purchase order %s line %d changed while it was received; try again.", order.PONo, order.Line)
-		}
-	}
-
-	switch {
-	case errors.Is(err, stockroom.ErrDiscontinued):
-		err = stockroom.Errorf(stockroom.ECONFLICT, "Item %q is discontinued and cannot be received; reactivate it first (PUT /Item with \"discontinued\": false).", r.ItemID)
-	case errors.Is(err, stockroom.ErrOwnerInactive):
-		err = stockroom.Errorf(stockroom.ECONFLICT, "Customer %d is inactive and takes no stock; reactivate it first (PUT /Customer with \"active\": true).", owner)
-	case errors.Is(err, stockroom.ErrWarehouseInactive):
-		err = stockroom.Errorf(stockroom.ECONFLICT, "Warehouse %d is inactive and takes no stock; reactivate it first (stockroom warehouse update %d --active=true).", r.WID, r.WID)
-	case errors.Is(err, stockroom.ErrOrderEnded):
-		err = stockroom.Errorf(stockroom.ECONFLICT, "Purchase order %s is closed or canceled and takes no more receipts.", order.PONo)
-	}
-	return res, err
+	return s.receiveOp(p, receiveAs{r, partNo, named, order, details}, asked), nil
 }
 
 // receiveAs is a receipt as the service judged it, with the ledger details
@@ -94,61 +78,113 @@ type receiveAs struct {
 	details map[string]any
 }
 
-// receiveAs stores a receipt for the owner named, or the item's default
-// owner, asked again if that changes meanwhile; it returns the owner too.
-func (s *Service) receiveAs(ctx context.Context, p *stockroom.Principal, key *stockroom.IdempotencyKey, a receiveAs) (stockroom.ReceiveResult, int64, error) {
-	details := maps.Clone(a.details)
-	if a.order != nil {
-		details["poNo"] = a.order.PONo
-	}
-	e := s.entry(p, a.r.ReasonCode, a.r.Reference, a.r.Remark, details)
-	var owner int64
-	res, err := withFreshDefault(func(fresh bool) (stockroom.ReceiveResult, error) {
+// receiveOp is the receipt a, for the owner named, or the item's default
+// owner, asked again if that changes meanwhile. A purchase order line that
+// is not what the receipt took it for is read, and the receipt judged
+// against it as read (asked is the receipt before it met the line), once.
+func (s *Service) receiveOp(p *stockroom.Principal, a, asked receiveAs) *stockOp {
+	var (
+		stale  staleDefault
+		owner  int64
+		reread bool
+	)
+	plan := func(ctx context.Context) (stockroom.StockChange, error) {
+		details := maps.Clone(a.details)
+		if a.order != nil {
+			details["poNo"] = a.order.PONo
+		}
+		e := s.entry(p, a.r.ReasonCode, a.r.Reference, a.r.Remark, details)
 		var (
 			isDefault bool
 			err       error
 		)
-		owner, isDefault, err = s.stockOwner(ctx, p, a.named, a.partNo, fresh)
-		if err != nil {
-			return stockroom.ReceiveResult{}, err
-		}
+		owner, isDefault, err = s.stockOwner(ctx, p, a.named, a.partNo, stale.fresh)
 		rc := stockroom.Receipt{PartNo: a.partNo, ReceiveRequest: a.r, Owner: owner, OwnerIsDefault: isDefault, Order: a.order}
-		return s.db.Receive(ctx, key, rc, e)
-	})
-	return res, owner, err
+		return stockroom.StockChange{Receipt: &rc, Entry: e}, err
+	}
+	settle := func(ctx context.Context, err error) (bool, error) {
+		switch {
+		case stale.again(err):
+			return true, nil
+		case errors.Is(err, stockroom.ErrOrderLineMismatch) && reread:
+			return false, stockroom.Errorf(stockroom.ECONFLICT, "Purchase order %s line %d changed while it was received; try again.", a.order.PONo, a.order.Line)
+		case errors.Is(err, stockroom.ErrOrderLineMismatch):
+			// The line is not what the receipt took it for: judge the
+			// receipt against the line as read, and ask once more.
+			reread, stale = true, staleDefault{}
+			order := a.order
+			a.r, a.named = asked.r, asked.named
+			if a.order, err = s.readReceiptOrder(ctx, p, &a.r, a.partNo, &a.named); err != nil {
+				a.order = order
+				return false, err
+			}
+			return true, nil
+		}
+		return false, receiptRefusal(err, a, owner)
+	}
+	return &stockOp{plan: plan, settle: settle}
 }
 
-// withdraw carries out an issue or a move for the request's owner, or the
-// item's default owner, asked again if that changes meanwhile.
-func (s *Service) withdraw(ctx context.Context, p *stockroom.Principal, key *stockroom.IdempotencyKey, named ownerChoice, w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroom.DrawResult, error) {
-	res, err := withFreshDefault(func(fresh bool) (stockroom.DrawResult, error) {
-		var err error
-		w.Owner, w.OwnerIsDefault, err = s.stockOwner(ctx, p, named, w.PartNo, fresh)
-		if err != nil {
-			return stockroom.DrawResult{}, err
-		}
-		return s.db.Withdraw(ctx, key, w, e)
-	})
-	if errors.Is(err, stockroom.ErrWarehouseInactive) {
-		err = stockroom.Errorf(stockroom.ECONFLICT, "Warehouse %d is inactive and takes no stock; reactivate it first (stockroom warehouse update %d --active=true).", w.ToWID, w.ToWID)
+// receiptRefusal words the store's refusal of the receipt a for owner.
+func receiptRefusal(err error, a receiveAs, owner int64) error {
+	r := a.r
+	switch {
+	case errors.Is(err, stockroom.ErrNotFound): // moved to a catalogue the client does not see (stockOwner)
+		err = noItem(err, "ShortID", quote(r.ItemID))
+	case errors.Is(err, stockroom.ErrDiscontinued):
+		err = stockroom.Errorf(stockroom.ECONFLICT, "Item %q is discontinued and cannot be received; reactivate it first (PUT /Item with \"discontinued\": false).", r.ItemID)
+	case errors.Is(err, stockroom.ErrOwnerInactive):
+		err = stockroom.Errorf(stockroom.ECONFLICT, "Customer %d is inactive and takes no stock; reactivate it first (PUT /Customer with \"active\": true).", owner)
+	case errors.Is(err, stockroom.ErrWarehouseInactive):
+		err = inactiveWarehouse("", strconv.FormatInt(r.WID, 10), r.WID)
+	case errors.Is(err, stockroom.ErrOrderEnded):
+		err = stockroom.Errorf(stockroom.ECONFLICT, "Purchase order %s is closed or canceled and takes no more receipts.", a.order.PONo)
 	}
-	return res, err
+	return err
+}
+
+// drawOp is an issue or a move (w, with its ledger entry e) for the owner
+// the request named, or the item's default owner, asked again if that
+// changes meanwhile; itemID is the item as the request named it.
+func (s *Service) drawOp(p *stockroom.Principal, named ownerChoice, w stockroom.Withdrawal, e stockroom.LedgerEntry, itemID string) *stockOp {
+	var stale staleDefault
+	plan := func(ctx context.Context) (stockroom.StockChange, error) {
+		w := w
+		var err error
+		w.Owner, w.OwnerIsDefault, err = s.stockOwner(ctx, p, named, w.PartNo, stale.fresh)
+		return stockroom.StockChange{Withdrawal: &w, Entry: e}, err
+	}
+	settle := func(_ context.Context, err error) (bool, error) {
+		if stale.again(err) {
+			return true, nil
+		}
+		if errors.Is(err, stockroom.ErrWarehouseInactive) {
+			err = inactiveWarehouse("", strconv.FormatInt(w.ToWID, 10), w.ToWID)
+		}
+		return false, noItem(err, "ShortID", quote(itemID)) // moved to a catalogue the client does not see (stockOwner)
+	}
+	return &stockOp{plan: plan, settle: settle}
 }
 
 // Issue draws units out of stock, oldest lots first (permission 88).
 func (s *Service) Issue(ctx context.Context, p *stockroom.Principal, req Request[stockroom.IssueRequest]) (stockroom.DrawResult, error) {
-	var none stockroom.DrawResult
-	if err := s.admit(p, stockroom.PermIssue, true, req.Unreadable, req.Key); err != nil {
-		return none, err
+	op, err := s.prepareIssue(ctx, p, &req)
+	return applied[stockroom.DrawResult](ctx, s, req.Key, op, err)
+}
+
+// prepareIssue judges an issue (see stockOp).
+func (s *Service) prepareIssue(ctx context.Context, p *stockroom.Principal, req *Request[stockroom.IssueRequest]) (*stockOp, error) {
+	if err := s.admit(p, stockroom.PermIssue, true, req); err != nil {
+		return nil, err
 	}
 	r, v := req.In, &req.Problems
 	r.Validate(v)
-	if err := s.checkParty(ctx, v, "shipto", stockroom.Customer, r.ShipTo); err != nil {
-		return none, err
+	if err := s.checkParty(ctx, v, partyRef{field: "shipto", kind: stockroom.Customer, id: r.ShipTo, seen: partyScope(p, stockroom.Customer)}); err != nil {
+		return nil, err
 	}
-	partNo, named, err := s.checkStockLine(ctx, p, v, r.ReasonCode, stockroom.DirectionIssue, r.Owner, r.ItemID, r.WID)
+	partNo, named, err := s.checkStockLine(ctx, p, v, stockLine{reason: r.ReasonCode, dir: stockroom.DirectionIssue, owner: r.Owner, itemID: r.ItemID, wids: []int64{r.WID}})
 	if err != nil {
-		return none, err
+		return nil, err
 	}
 	w := stockroom.Withdrawal{
 		Type: stockroom.TxIssue, PartNo: partNo, WID: r.WID, Units: r.Units,
@@ -158,19 +194,30 @@ func (s *Service) Issue(ctx context.Context, p *stockroom.Principal, req Request
 		"serial": r.Serial, "serial2": r.Serial2, "rfidTag": r.RFIDTag, "netWeight": r.NetWeight, "shipto": r.ShipTo,
 		"prodID": r.ProdID, "recno": r.RecNo, "line": r.Line,
 	}
-	return s.withdraw(ctx, p, req.Key, named, w, s.entry(p, r.ReasonCode, r.Reference, r.Remark, details))
+	return s.drawOp(p, named, w, s.entry(p, r.ReasonCode, r.Reference, r.Remark, details), r.ItemID), nil
 }
 
 // Move relocates units within a warehouse or to another one (permission
 // 15). Both warehouses must be in scope, but for a transfer (a move with a
-// transit slip to another warehouse), which ships a transit.
+// transit slip to another warehouse), which ships a transit. A move by
+// recNo takes what it leaves out from the lot (lotOfMove).
 func (s *Service) Move(ctx context.Context, p *stockroom.Principal, req Request[stockroom.MoveRequest]) (stockroom.DrawResult, error) {
-	var none stockroom.DrawResult
-	if err := s.admit(p, stockroom.PermMove, true, req.Unreadable, req.Key); err != nil {
-		return none, err
+	op, err := s.prepareMove(ctx, p, &req)
+	return applied[stockroom.DrawResult](ctx, s, req.Key, op, err)
+}
+
+// prepareMove judges a move (see stockOp).
+func (s *Service) prepareMove(ctx context.Context, p *stockroom.Principal, req *Request[stockroom.MoveRequest]) (*stockOp, error) {
+	if err := s.admit(p, stockroom.PermMove, true, req); err != nil {
+		return nil, err
 	}
 	r, v := req.In, &req.Problems
 	r.Validate(v)
+	if r.RecNo != 0 && !v.Has("recno") {
+		if err := s.lotOfMove(ctx, p, v, &r); err != nil {
+			return nil, err
+		}
+	}
 	toWID, toSpot := r.Destination()
 	w := stockroom.Withdrawal{
 		Type: stockroom.TxMove, WID: r.WID, Units: r.Units, Spot: trimmed(r.FromSpot),
@@ -187,38 +234,54 @@ func (s *Service) Move(ctx context.Context, p *stockroom.Principal, req Request[
 		w.Received = *r.Received
 		details["received"] = r.Received.Format("2006-01-02")
 	}
-	e := s.entry(p, 0, r.Reference, "", details)
+	// A transfer ships a transit: only its source need be in scope, and its
+	// destination exist (transferDestination).
+	line := stockLine{owner: r.Owner, itemID: r.ItemID, wids: []int64{r.WID, toWID}}
 	if r.IsTransfer() {
-		return s.transfer(ctx, p, req.Key, r, v, w, e)
+		line.wids = line.wids[:1]
+		w.Type, w.Slip = stockroom.TxTransfer, trimmed(r.TransitSlip)
 	}
-	partNo, named, err := s.checkStockLine(ctx, p, v, 0, "", r.Owner, r.ItemID, r.WID, toWID)
+	partNo, named, err := s.checkStockLine(ctx, p, v, line)
+	if err == nil && r.IsTransfer() {
+		err = s.transferDestination(ctx, p, toWID)
+	}
 	if err != nil {
-		return none, err
+		return nil, noItem(err, "ShortID", quote(r.ItemID))
 	}
 	w.PartNo = partNo
-	return s.withdraw(ctx, p, req.Key, named, w, e)
+	return s.drawOp(p, named, w, s.entry(p, 0, r.Reference, "", details), r.ItemID), nil
+}
+
+// stockLine is what every stock change names: a reason code and the
+// direction it must fit (a move has neither: 0 and ""), an owner, an item
+// and the warehouses it touches.
+type stockLine struct {
+	reason int64
+	dir    stockroom.Direction
+	owner  *stockroom.OwnerRef
+	itemID string
+	wids   []int64
 }
 
 // checkStockLine makes the checks every stock change shares once its fields
 // are validated, in the contract's order: the reason code, which must fit
 // the direction, and the owner named, which must be a customer (problems of
 // fields, reported with the others); then the warehouses' scope; then the
-// owner's scope; then the item, resolved to its partNo. A move has no
-// reason code (reason 0, direction "").
-func (s *Service) checkStockLine(ctx context.Context, p *stockroom.Principal, v *stockroom.Validation, reason int64, dir stockroom.Direction, owner *stockroom.OwnerRef, itemID string, wids ...int64) (int64, ownerChoice, error) {
-	if reason != 0 || dir != "" {
-		if err := s.checkReasonCode(ctx, v, reason, dir); err != nil {
+// owner's scope; then the item, resolved to its partNo.
+func (s *Service) checkStockLine(ctx context.Context, p *stockroom.Principal, v *stockroom.Validation, l stockLine) (int64, ownerChoice, error) {
+	if l.reason != 0 || l.dir != "" {
+		if err := s.checkReasonCode(ctx, v, l.reason, l.dir); err != nil {
 			return 0, ownerChoice{}, err
 		}
 	}
-	named, err := s.nameOwner(ctx, p, v, owner)
+	named, err := s.nameOwner(ctx, p, v, l.owner)
 	if err != nil {
 		return 0, named, err
 	}
 	if err := v.Err(); err != nil {
 		return 0, named, err
 	}
-	for _, wid := range wids {
+	for _, wid := range l.wids {
 		if err := s.authorizeWarehouse(ctx, p, wid); err != nil {
 			return 0, named, err
 		}
@@ -226,42 +289,51 @@ func (s *Service) checkStockLine(ctx context.Context, p *stockroom.Principal, v 
 	if err := named.authorize(); err != nil {
 		return 0, named, err
 	}
-	partNo, err := s.findPartNo(ctx, itemID)
+	partNo, err := s.findPartNo(ctx, p, l.itemID)
 	return partNo, named, err
 }
 
 // HoldRequest names the lot of a hold or release.
-type HoldRequest struct {
-	RecNo int64
-}
+type HoldRequest = stockroom.HoldRequest
 
 // SetHold puts a lot on hold (hold=true) or releases it (permission 15). A
 // lot outside the client's scope is not found, as if it did not exist; an
 // emptied lot can be neither held nor released.
 func (s *Service) SetHold(ctx context.Context, p *stockroom.Principal, hold bool, req Request[HoldRequest]) (stockroom.HoldResult, error) {
-	var none stockroom.HoldResult
-	if err := s.admit(p, stockroom.PermMove, true, req.Unreadable, req.Key); err != nil {
-		return none, err
+	op, err := s.prepareHold(p, hold, &req)
+	return applied[stockroom.HoldResult](ctx, s, req.Key, op, err)
+}
+
+// prepareHold judges a hold or a release (see stockOp); the lot's scope
+// and state are judged on the row the store locks.
+func (s *Service) prepareHold(p *stockroom.Principal, hold bool, req *Request[HoldRequest]) (*stockOp, error) {
+	if err := s.admit(p, stockroom.PermMove, true, req); err != nil {
+		return nil, err
 	}
 	recNo, v := req.In.RecNo, &req.Problems
 	if !v.Has("recno") && recNo <= 0 {
 		v.Add("recno", "is required")
 	}
 	if err := v.Err(); err != nil {
-		return none, err
+		return nil, err
 	}
-	notFound := stockroom.Errorf(stockroom.ENOTFOUND, "No lot with recNo %d.", recNo)
-	res, err := s.db.SetHold(ctx, req.Key, recNo, hold, s.entry(p, 0, "", "", nil), func(l stockroom.Lot) error {
+	notFound := noLot(recNo)
+	c := stockroom.StockChange{Hold: &stockroom.HoldChange{RecNo: recNo, Hold: hold}, Entry: s.entry(p, 0, "", "", nil), Check: func(l stockroom.Lot) error {
 		switch {
-		case !p.Scope.Contains(l.WID), !p.Owners.Contains(l.Owner):
+		case !seesLot(p, l):
 			return notFound
 		case l.Units.IsZero():
 			return stockroom.Errorf(stockroom.ECONFLICT, "Lot %d is empty; only a lot in stock can be held or released.", recNo)
 		}
 		return nil
-	})
-	if errors.Is(err, stockroom.ErrNotFound) {
-		err = notFound
-	}
-	return res, err
+	}}
+	return &stockOp{
+		plan: func(context.Context) (stockroom.StockChange, error) { return c, nil },
+		settle: func(_ context.Context, err error) (bool, error) {
+			if errors.Is(err, stockroom.ErrNotFound) {
+				err = notFound
+			}
+			return false, err
+		},
+	}, nil
 }

@@ -18,9 +18,9 @@ type workStore interface {
 	FindWorkOrder(ctx context.Context, no string) (stockroom.WorkOrder, error)
 	ListWorkOrders(ctx context.Context, scope stockroom.Scope, f stockroom.OrderFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.WorkOrder], error)
 	CreateWorkOrder(ctx context.Context, key *stockroom.IdempotencyKey, o stockroom.WorkOrder, e stockroom.LedgerEntry) (stockroom.WorkOrder, error)
-	CommitOrder(ctx context.Context, key *stockroom.IdempotencyKey, kind stockroom.OrderKind, no string, req stockroom.CommitRequest, e stockroom.LedgerEntry, check func([]stockroom.OutboundLine) error) (stockroom.AllocationResult, error)
-	EndOutboundOrder(ctx context.Context, key *stockroom.IdempotencyKey, kind stockroom.OrderKind, no string, cancel bool, e stockroom.LedgerEntry, check func([]stockroom.OutboundLine) error) (stockroom.AllocationResult, error)
-	CompleteWorkOrder(ctx context.Context, key *stockroom.IdempotencyKey, no string, units stockroom.Units, e stockroom.LedgerEntry, check func([]stockroom.OutboundLine) error) (stockroom.CompleteResult, error)
+	CommitOrder(ctx context.Context, key *stockroom.IdempotencyKey, a stockroom.OrderLinesAction, req stockroom.CommitRequest) (stockroom.AllocationResult, error)
+	EndOutboundOrder(ctx context.Context, key *stockroom.IdempotencyKey, a stockroom.OrderLinesAction, cancel bool) (stockroom.AllocationResult, error)
+	CompleteWorkOrder(ctx context.Context, key *stockroom.IdempotencyKey, a stockroom.OrderLinesAction, units stockroom.Units) (stockroom.CompleteResult, error)
 }
 
 // WorkOrders are the operations on work orders; List and Get are those of
@@ -33,12 +33,17 @@ type WorkOrders struct {
 // WorkOrders returns the operations on work orders.
 func (s *Service) WorkOrders() WorkOrders {
 	return WorkOrders{s: s, orders: Orders[stockroom.WorkOrder, *stockroom.WorkOrder, stockroom.WorkOrderRequest, *stockroom.WorkOrderRequest]{
-		s: s, kind: stockroom.OrderKindWork, perm: stockroom.PermWorkOrders, find: Store.FindWorkOrder, list: Store.ListWorkOrders}}
+		s: s, kind: stockroom.OrderKindWork, perm: stockroom.PermWorkOrders, find: Store.FindWorkOrder, list: Store.ListWorkOrders, each: Store.EachWorkOrder}}
 }
 
 // List returns a page of the work orders the client sees.
 func (w WorkOrders) List(ctx context.Context, p *stockroom.Principal, all bool, req Request[Query[stockroom.OrderFilter]]) (stockroom.Page[stockroom.WorkOrder], error) {
 	return w.orders.List(ctx, p, all, req)
+}
+
+// Export hands every work order List would list to fn.
+func (w WorkOrders) Export(ctx context.Context, p *stockroom.Principal, all bool, req Request[Query[stockroom.OrderFilter]], fn func(stockroom.WorkOrder) error) error {
+	return w.orders.Export(ctx, p, all, req, fn)
 }
 
 // Get returns a work order with its components.
@@ -52,7 +57,7 @@ func (w WorkOrders) Get(ctx context.Context, p *stockroom.Principal, req Request
 // named, which must be in scope too.
 func (w WorkOrders) Create(ctx context.Context, p *stockroom.Principal, req Request[stockroom.WorkOrderRequest]) (stockroom.WorkOrder, error) {
 	s, r, v := w.s, &req.In, &req.Problems
-	if err := s.admit(p, stockroom.PermWorkOrders, true, req.Unreadable, req.Key); err != nil {
+	if err := s.admit(p, stockroom.PermWorkOrders, true, &req); err != nil {
 		return stockroom.WorkOrder{}, err
 	}
 	r.Validate(v, true)
@@ -74,11 +79,11 @@ func (w WorkOrders) Create(ctx context.Context, p *stockroom.Principal, req Requ
 	setIf(&o.Spot, r.Spot)
 	setIf(&o.Description, r.Description)
 	setIf(&o.Assignee, r.Assignee)
-	if o.PartNo, err = s.findPartNo(ctx, r.ItemID); err != nil {
+	if o.PartNo, err = s.findPartNo(ctx, p, r.ItemID); err != nil {
 		return o, err
 	}
 	for _, c := range r.Components {
-		partNo, err := s.findPartNo(ctx, c.ItemID)
+		partNo, err := s.findPartNo(ctx, p, c.ItemID)
 		if err != nil {
 			return o, err
 		}
@@ -87,7 +92,7 @@ func (w WorkOrders) Create(ctx context.Context, p *stockroom.Principal, req Requ
 			Units: units, Warehouse: o.WID}, PerUnit: *c.Units})
 	}
 	if o.Owner, _, err = s.stockOwner(ctx, p, owner, o.PartNo, true); err != nil {
-		return o, err
+		return o, noItem(err, "ShortID", quote(r.ItemID))
 	}
 	for i := range o.Lines {
 		o.Lines[i].Owner = o.Owner
@@ -104,57 +109,36 @@ func setIf(dst, src *string) {
 
 // Commit allocates lots to components, as a shipping order's commit does.
 func (w WorkOrders) Commit(ctx context.Context, p *stockroom.Principal, req Request[OrderAction[stockroom.CommitRequest]]) (stockroom.AllocationResult, error) {
-	return workAction(w, p, req, req.In.Body.Validate, func(no string, e stockroom.LedgerEntry) (stockroom.AllocationResult, error) {
-		return w.s.db.CommitOrder(ctx, req.Key, stockroom.OrderKindWork, no, req.In.Body, e, workScope(p))
+	return runAction(w.s, p, &req, outboundAction[stockroom.AllocationResult]{
+		perm: stockroom.PermWorkOrders, kind: stockroom.OrderKindWork, no: req.In.No, refusal: workRefusal,
+		validate: func(v *stockroom.Validation) { req.In.Body.Validate(v) },
+		act: func(a stockroom.OrderLinesAction) (stockroom.AllocationResult, error) {
+			return w.s.db.CommitOrder(ctx, req.Key, a, req.In.Body)
+		},
 	})
 }
 
 // End cancels (nothing completed yet) or closes a work order, releasing
 // every allocation of its components.
 func (w WorkOrders) End(ctx context.Context, p *stockroom.Principal, cancel bool, req Request[OrderAction[struct{}]]) (stockroom.AllocationResult, error) {
-	return workAction(w, p, req, nil, func(no string, e stockroom.LedgerEntry) (stockroom.AllocationResult, error) {
-		return w.s.db.EndOutboundOrder(ctx, req.Key, stockroom.OrderKindWork, no, cancel, e, workScope(p))
+	return runAction(w.s, p, &req, outboundAction[stockroom.AllocationResult]{
+		perm: stockroom.PermWorkOrders, kind: stockroom.OrderKindWork, no: req.In.No, refusal: workRefusal,
+		act: func(a stockroom.OrderLinesAction) (stockroom.AllocationResult, error) {
+			return w.s.db.EndOutboundOrder(ctx, req.Key, a, cancel)
+		},
 	})
 }
 
 // Complete builds units products: it consumes their components and
 // receives the products as one lot (ledger type assemble).
 func (w WorkOrders) Complete(ctx context.Context, p *stockroom.Principal, req Request[OrderAction[stockroom.CompleteRequest]]) (stockroom.CompleteResult, error) {
-	return workAction(w, p, req, req.In.Body.Validate, func(no string, e stockroom.LedgerEntry) (stockroom.CompleteResult, error) {
-		return w.s.db.CompleteWorkOrder(ctx, req.Key, no, *req.In.Body.Units, e, workScope(p))
+	return runAction(w.s, p, &req, outboundAction[stockroom.CompleteResult]{
+		perm: stockroom.PermWorkOrders, kind: stockroom.OrderKindWork, no: req.In.No, refusal: workRefusal,
+		validate: func(v *stockroom.Validation) { req.In.Body.Validate(v) },
+		act: func(a stockroom.OrderLinesAction) (stockroom.CompleteResult, error) {
+			return w.s.db.CompleteWorkOrder(ctx, req.Key, a, *req.In.Body.Units)
+		},
 	})
-}
-
-// workAction runs an action in the contract's order: permission and
-// read-only, the body's fields, then the store's action with the scope
-// check of the order's components.
-func workAction[T, R any](w WorkOrders, p *stockroom.Principal, req Request[OrderAction[T]], validate func(*stockroom.Validation), act func(no string, e stockroom.LedgerEntry) (R, error)) (R, error) {
-	var none R
-	if err := w.s.admit(p, stockroom.PermWorkOrders, true, req.Unreadable, req.Key); err != nil {
-		return none, err
-	}
-	if validate != nil {
-		validate(&req.Problems)
-	}
-	if err := req.Problems.Err(); err != nil {
-		return none, err
-	}
-	no := trimmed(req.In.No)
-	res, err := act(no, w.s.entry(p, 0, "", "", nil))
-	return res, workRefusal(err, no)
-}
-
-// workScope judges the components an action touches as a change of an
-// order is judged (writable): not found when the client sees none, else
-// each in its scope.
-func workScope(p *stockroom.Principal) func([]stockroom.OutboundLine) error {
-	return func(lines []stockroom.OutboundLine) error {
-		var o stockroom.WorkOrder
-		for _, l := range lines {
-			o.Lines = append(o.Lines, stockroom.WorkLine{OrderLine: stockroom.OrderLine{Warehouse: l.WID, Owner: l.Owner}})
-		}
-		return writable(p, &o)
-	}
 }
 
 // workRefusal names what a store refused of a work order: the product's
@@ -165,15 +149,15 @@ func workRefusal(err error, no string) error {
 	if errors.As(err, &lr) && lr.Line != 0 {
 		return orderRefusal(err, stockroom.OrderKindWork, no)
 	}
-	name := "of the work order" // its receipt of the products names none
+	name, wid := "of the work order", int64(0)
 	if lr != nil {
-		name, err = lr.Name, lr.Err
+		name, wid, err = lr.Name, lr.ID, lr.Err
 	}
 	switch {
 	case errors.Is(err, stockroom.ErrDiscontinued):
 		return stockroom.Errorf(stockroom.ECONFLICT, "The product of work order %q is discontinued and cannot be built; reactivate it first (PUT /Item with \"discontinued\": false).", no)
 	case errors.Is(err, stockroom.ErrWarehouseInactive):
-		return stockroom.Errorf(stockroom.ECONFLICT, "Warehouse %s is inactive and takes no stock; reactivate it first (stockroom warehouse update %s --active=true).", name, name)
+		return inactiveWarehouse("", name, wid)
 	case errors.Is(err, stockroom.ErrOwnerInactive):
 		return stockroom.Errorf(stockroom.ECONFLICT, "Customer %s is inactive and takes no stock; reactivate it first (PUT /Customer with \"active\": true).", name)
 	}

@@ -28,8 +28,9 @@ import (
 // and a draw never takes a promised one.
 
 // lotLockOrder is the order in which a transaction locks lots of more than
-// one item: by item, warehouse and owner, then in draw order. A draw of one
-// item (Tx.lockMore) locks in the same order.
+// one item: by item, warehouse and owner, then in draw order (received,
+// rec_no: see Tx.lockMore). A draw of one item (Tx.lockMore) locks in the
+// same order; a completion consumes free units in it (planConsumption).
 const lotLockOrder = "part_no, wid, owner, received, rec_no"
 
 // outboundOrder is an order locked for an action on its lines'
@@ -70,8 +71,10 @@ func (l *lockedLots) add(recNo, wid int64, spot string, units stockroom.Units) {
 const orderIDOf = `(SELECT id FROM orders WHERE kind = $1 AND order_no_key = $2)`
 
 // The statements that read an order's outbound lines and their
-// allocations (in line order, each line's in draw order), by the order's
-// kind ($1) and case-folded number ($2).
+// allocations (in line order, each line's in draw order: its lot's
+// received, then rec_no), by the order's kind ($1) and case-folded number
+// ($2). Packs and ships take allocations in this order, uncommits in the
+// reverse.
 const (
 	selectOutboundLines = `
 		SELECT line_no, part_no, wid, owner, units, committed, packed, shipped
@@ -139,16 +142,16 @@ func (t *Tx) lockOutbound(kind stockroom.OrderKind, no string, lockLots bool) (*
 		rd    outboundReader
 	)
 	t.lockOrder(string(kind), key, &o.head, &found)
-	t.query(rd.readLines, selectOutboundLines+t.forUpdate(), string(kind), key)
-	t.query(rd.readAllocations, selectAllocations, string(kind), key)
+	t.Query(rd.readLines, selectOutboundLines+t.forUpdate(), string(kind), key)
+	t.Query(rd.readAllocations, selectAllocations, string(kind), key)
 	if lockLots {
-		t.query(o.lots.read, `
+		t.Query(o.lots.read, `
 			SELECT rec_no, wid, spot, units
 			FROM lots
 			WHERE rec_no IN (SELECT rec_no FROM allocations WHERE order_id = `+orderIDOf+`)
 			ORDER BY `+lotLockOrder+t.forUpdate(), string(kind), key)
 	}
-	if err := t.flush(); err != nil {
+	if err := t.Flush(); err != nil {
 		return nil, err
 	}
 	if !found {
@@ -217,9 +220,15 @@ func (l *lockedLots) read(r rows) error {
 }
 
 // linesOf returns the order's lines an action names (every line when it
-// names none), in line order, and their figures for the caller's check. A
-// line the order does not have, or one named twice, is EINVALID naming it.
-func (o *outboundOrder) linesOf(named []stockroom.AllocLine) ([]*stockroom.LineAllocations, []stockroom.AllocLine, error) {
+// names none), in line order, and what each line was asked. An order none
+// of whose lines the client by sees is stockroom.ErrNotFound; a line the
+// order does not have or the client does not see, or one named twice, is
+// EINVALID naming it.
+func (o *outboundOrder) linesOf(named []stockroom.AllocLine, by *stockroom.Principal) ([]*stockroom.LineAllocations, []stockroom.AllocLine, error) {
+	visible := func(la *stockroom.LineAllocations) bool { return by.SeesLine(la.WID, la.Owner) }
+	if !slices.ContainsFunc(o.lines, visible) {
+		return nil, nil, stockroom.ErrNotFound
+	}
 	if len(named) == 0 {
 		asked := make([]stockroom.AllocLine, len(o.lines))
 		for i, la := range o.lines {
@@ -237,7 +246,7 @@ func (o *outboundOrder) linesOf(named []stockroom.AllocLine) ([]*stockroom.LineA
 		picks = make([]pick, 0, len(named))
 	)
 	for i, n := range named {
-		at := slices.IndexFunc(o.lines, func(la *stockroom.LineAllocations) bool { return la.LineNo == n.Line })
+		at := slices.IndexFunc(o.lines, func(la *stockroom.LineAllocations) bool { return la.LineNo == n.Line && visible(la) })
 		switch {
 		case at < 0:
 			v.Add(stockroom.LineField(i)+"line", fmt.Sprintf("is not a line of %s %s", strings.ToLower(o.kind.Noun()), o.head.no))
@@ -260,14 +269,10 @@ func (o *outboundOrder) linesOf(named []stockroom.AllocLine) ([]*stockroom.LineA
 	return lines, asked, nil
 }
 
-// admit runs the caller's check on the lines an action touches, then
+// admit judges the lines an action touches by the client's scopes, then
 // refuses an action (what: "committed", ...) on an order that has ended.
-func (o *outboundOrder) admit(lines []*stockroom.LineAllocations, what string, check func([]stockroom.OutboundLine) error) error {
-	figures := make([]stockroom.OutboundLine, len(lines))
-	for i, la := range lines {
-		figures[i] = la.OutboundLine
-	}
-	if err := check(figures); err != nil {
+func (o *outboundOrder) admit(lines []*stockroom.LineAllocations, what string, by *stockroom.Principal) error {
+	if err := by.JudgeLines(len(lines), func(i int) (int64, int64) { return lines[i].WID, lines[i].Owner }); err != nil {
 		return err
 	}
 	return o.kind.CheckOpen(o.head.no, o.head.status, what)

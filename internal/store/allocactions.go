@@ -10,48 +10,46 @@ import (
 
 // The order actions on allocations, for an order of any kind with outbound
 // lines (shipping orders' lines, work orders' components). Each is one
-// transaction recording key's answer. An order that does not exist is
-// stockroom.ErrNotFound; a line it does not have, or one named twice, is
-// EINVALID naming it; then check sees the lines the action touches (the
-// named ones, or all) and may refuse (the service's scope checks); then an
+// transaction recording key's answer, on the order a.Kind numbered a.No
+// (any letter case), its changes recorded under a.Entry. An order that
+// does not exist, or none of whose lines the client a.By sees
+// (stockroom.Principal.SeesLine), is stockroom.ErrNotFound; a line it does
+// not have or the client does not see, or one named twice, is EINVALID
+// naming it; then the client's scopes judge the lines the action touches
+// (the named ones, or all: stockroom.Principal.JudgeLines, 403); then an
 // order that has ended is ECONFLICT, and so is a line asked for more than
 // it has (to commit, committed, committed or packed). A refused action
 // changes nothing.
 
-// CheckLines judges the lines an action touches before it changes them. An
-// alias, so that the service declares the same signatures without
-// importing the store.
-type CheckLines = func([]stockroom.OutboundLine) error
-
-// CommitOrder allocates lots to lines of order no of a kind: for each line
+// CommitOrder allocates lots to lines of the order: for each line
 // named (every line when none is), its units or what it has uncommitted,
 // from lots of its item, warehouse and owner in stock, not held and not
 // allocated, oldest received first then lowest recNo, or from the lot
 // named. A line that cannot be covered refuses the whole commit
 // (stockroom.CommitShortError) unless req.AllowPartial, when what can be is
 // committed and the answer says per line what is short.
-func (db *DB) CommitOrder(ctx context.Context, key *stockroom.IdempotencyKey, kind stockroom.OrderKind, no string, req stockroom.CommitRequest, e stockroom.LedgerEntry, check CheckLines) (stockroom.AllocationResult, error) {
+func (db *DB) CommitOrder(ctx context.Context, key *stockroom.IdempotencyKey, a stockroom.OrderLinesAction, req stockroom.CommitRequest) (stockroom.AllocationResult, error) {
 	return db.orderAction(ctx, key, func(tx *Tx) (stockroom.AllocationResult, error) {
-		return tx.commitOrder(kind, no, req, e, check)
+		return tx.commitOrder(a, req)
 	})
 }
 
-// UncommitOrder releases committed (not packed) units of lines of order
-// no: a line's units, or every committed one; newest lots first.
-func (db *DB) UncommitOrder(ctx context.Context, key *stockroom.IdempotencyKey, kind stockroom.OrderKind, no string, req stockroom.UncommitRequest, e stockroom.LedgerEntry, check CheckLines) (stockroom.AllocationResult, error) {
+// UncommitOrder releases committed (not packed) units of lines of the
+// order: a line's units, or every committed one; newest lots first.
+func (db *DB) UncommitOrder(ctx context.Context, key *stockroom.IdempotencyKey, a stockroom.OrderLinesAction, req stockroom.UncommitRequest) (stockroom.AllocationResult, error) {
 	return db.orderAction(ctx, key, func(tx *Tx) (stockroom.AllocationResult, error) {
-		return tx.adjustOrder(kind, no, req.Lines, actUncommit, true, e, check, func(la *stockroom.LineAllocations, l stockroom.AllocLine) ([]stockroom.AllocStep, error) {
+		return tx.adjustOrder(a, req.Lines, actUncommit, true, func(la *stockroom.LineAllocations, l stockroom.AllocLine) ([]stockroom.AllocStep, error) {
 			return la.Uncommit(l.Units)
 		})
 	})
 }
 
-// PackOrder turns committed units of lines of order no into packed ones,
+// PackOrder turns committed units of lines of the order into packed ones,
 // oldest lots first: a line's units, or (when it gives none) every
 // committed one.
-func (db *DB) PackOrder(ctx context.Context, key *stockroom.IdempotencyKey, kind stockroom.OrderKind, no string, req stockroom.PackRequest, e stockroom.LedgerEntry, check CheckLines) (stockroom.AllocationResult, error) {
+func (db *DB) PackOrder(ctx context.Context, key *stockroom.IdempotencyKey, a stockroom.OrderLinesAction, req stockroom.PackRequest) (stockroom.AllocationResult, error) {
 	return db.orderAction(ctx, key, func(tx *Tx) (stockroom.AllocationResult, error) {
-		return tx.adjustOrder(kind, no, req.Lines, actPack, false, e, check, func(la *stockroom.LineAllocations, l stockroom.AllocLine) ([]stockroom.AllocStep, error) {
+		return tx.adjustOrder(a, req.Lines, actPack, false, func(la *stockroom.LineAllocations, l stockroom.AllocLine) ([]stockroom.AllocStep, error) {
 			units := la.Committed
 			if l.Units != nil {
 				units = *l.Units
@@ -61,28 +59,29 @@ func (db *DB) PackOrder(ctx context.Context, key *stockroom.IdempotencyKey, kind
 	})
 }
 
-// ShipOrder issues units of lines of order no from their allocated lots:
+// ShipOrder issues units of lines of the order from their allocated lots:
 // packed units first, then committed ones; a line's units, or every one.
-// Lots drawn to zero are shipped as by an issue. The ledger's ship entries
-// carry req's reference (default: the order's number) and remark. The
-// order becomes Partial (a work order In Progress), and Closed once every
-// line has shipped in full.
-func (db *DB) ShipOrder(ctx context.Context, key *stockroom.IdempotencyKey, kind stockroom.OrderKind, no string, req stockroom.ShipRequest, e stockroom.LedgerEntry, check CheckLines) (stockroom.AllocationResult, error) {
-	e.Reference, e.Remark = req.Reference, req.Remark
+// Lots drawn to zero are shipped as by an issue; a ship of nothing (nothing
+// committed or packed on those lines) is ECONFLICT naming the order. The
+// ledger's ship entries carry req's reference (default: the order's
+// number) and remark. The order becomes Partial (a work order In
+// Progress), and Closed once every line has shipped in full.
+func (db *DB) ShipOrder(ctx context.Context, key *stockroom.IdempotencyKey, a stockroom.OrderLinesAction, req stockroom.ShipRequest) (stockroom.AllocationResult, error) {
+	a.Entry.Reference, a.Entry.Remark = req.Reference, req.Remark
 	return db.orderAction(ctx, key, func(tx *Tx) (stockroom.AllocationResult, error) {
-		return tx.adjustOrder(kind, no, req.Lines, actShip, true, e, check, func(la *stockroom.LineAllocations, l stockroom.AllocLine) ([]stockroom.AllocStep, error) {
+		return tx.adjustOrder(a, req.Lines, actShip, true, func(la *stockroom.LineAllocations, l stockroom.AllocLine) ([]stockroom.AllocStep, error) {
 			return la.Ship(l.Units)
 		})
 	})
 }
 
-// EndOutboundOrder closes order no (or cancels it, when cancel; refused
+// EndOutboundOrder closes the order (or cancels it, when cancel; refused
 // when anything has shipped), releasing every allocation it still has,
 // committed or packed (ledger type order-release, one entry per line that
-// had any). check sees every line.
-func (db *DB) EndOutboundOrder(ctx context.Context, key *stockroom.IdempotencyKey, kind stockroom.OrderKind, no string, cancel bool, e stockroom.LedgerEntry, check CheckLines) (stockroom.AllocationResult, error) {
+// had any). It touches every line.
+func (db *DB) EndOutboundOrder(ctx context.Context, key *stockroom.IdempotencyKey, a stockroom.OrderLinesAction, cancel bool) (stockroom.AllocationResult, error) {
 	return db.orderAction(ctx, key, func(tx *Tx) (stockroom.AllocationResult, error) {
-		return tx.endOutboundOrder(kind, no, cancel, e, check)
+		return tx.endOutboundOrder(a, cancel)
 	})
 }
 
@@ -100,33 +99,40 @@ func (db *DB) orderAction(ctx context.Context, key *stockroom.IdempotencyKey, fn
 // adjustOrder carries out an action on the existing allocations of the
 // lines named (every line when none is): plan decides each line's steps.
 // lockLots locks the order's lots (the action changes them).
-func (t *Tx) adjustOrder(kind stockroom.OrderKind, no string, named []stockroom.AllocLine, act allocAction, lockLots bool,
-	e stockroom.LedgerEntry, check CheckLines, plan func(*stockroom.LineAllocations, stockroom.AllocLine) ([]stockroom.AllocStep, error)) (stockroom.AllocationResult, error) {
-	o, err := t.lockOutbound(kind, no, lockLots)
+func (t *Tx) adjustOrder(a stockroom.OrderLinesAction, named []stockroom.AllocLine, act allocAction, lockLots bool,
+	plan func(*stockroom.LineAllocations, stockroom.AllocLine) ([]stockroom.AllocStep, error)) (stockroom.AllocationResult, error) {
+	o, err := t.lockOutbound(a.Kind, a.No, lockLots)
 	if err != nil {
 		return stockroom.AllocationResult{}, err
 	}
-	lines, asked, err := o.linesOf(named)
+	lines, asked, err := o.linesOf(named, a.By)
 	if err != nil {
 		return stockroom.AllocationResult{}, err
 	}
-	if err := o.admit(lines, act.what, check); err != nil {
+	if err := o.admit(lines, act.what, a.By); err != nil {
 		return stockroom.AllocationResult{}, err
 	}
 	changes := make([]lineChange, len(lines))
+	planned := 0
 	for i, la := range lines {
 		steps, err := plan(la, asked[i])
 		if err != nil {
 			return stockroom.AllocationResult{}, err
 		}
 		changes[i] = lineChange{line: la, steps: steps}
+		planned += len(steps)
 	}
-	return t.writeAllocations(o, act, changes, e, "")
+	if act.typ == stockroom.TxShip {
+		if err := o.kind.CheckShipsSomething(o.head.no, planned); err != nil {
+			return stockroom.AllocationResult{}, err
+		}
+	}
+	return t.writeAllocations(o, act, changes, a.Entry, "")
 }
 
 // endOutboundOrder releases every allocation of the order and ends it.
-func (t *Tx) endOutboundOrder(kind stockroom.OrderKind, no string, cancel bool, e stockroom.LedgerEntry, check CheckLines) (stockroom.AllocationResult, error) {
-	o, err := t.lockOutbound(kind, no, true)
+func (t *Tx) endOutboundOrder(a stockroom.OrderLinesAction, cancel bool) (stockroom.AllocationResult, error) {
+	o, err := t.lockOutbound(a.Kind, a.No, true)
 	if err != nil {
 		return stockroom.AllocationResult{}, err
 	}
@@ -134,7 +140,10 @@ func (t *Tx) endOutboundOrder(kind stockroom.OrderKind, no string, cancel bool, 
 	if cancel {
 		end, what = stockroom.OrderCanceled, "canceled"
 	}
-	if err := o.admit(o.lines, what, check); err != nil {
+	if _, _, err := o.linesOf(nil, a.By); err != nil {
+		return stockroom.AllocationResult{}, err
+	}
+	if err := o.admit(o.lines, what, a.By); err != nil {
 		return stockroom.AllocationResult{}, err
 	}
 	changes := make([]lineChange, len(o.lines))
@@ -143,24 +152,24 @@ func (t *Tx) endOutboundOrder(kind stockroom.OrderKind, no string, cancel bool, 
 		changes[i], figures[i] = lineChange{line: la, steps: la.Release()}, la.OutboundLine
 	}
 	if cancel {
-		if err := kind.CheckCancel(o.head.no, figures); err != nil {
+		if err := a.Kind.CheckCancel(o.head.no, figures); err != nil {
 			return stockroom.AllocationResult{}, err
 		}
 	}
-	return t.writeAllocations(o, actRelease, changes, e, end)
+	return t.writeAllocations(o, actRelease, changes, a.Entry, end)
 }
 
 // commitOrder plans and writes a commit (CommitOrder).
-func (t *Tx) commitOrder(kind stockroom.OrderKind, no string, req stockroom.CommitRequest, e stockroom.LedgerEntry, check CheckLines) (stockroom.AllocationResult, error) {
-	o, err := t.lockOutbound(kind, no, false)
+func (t *Tx) commitOrder(a stockroom.OrderLinesAction, req stockroom.CommitRequest) (stockroom.AllocationResult, error) {
+	o, err := t.lockOutbound(a.Kind, a.No, false)
 	if err != nil {
 		return stockroom.AllocationResult{}, err
 	}
-	lines, asked, err := o.linesOf(req.Lines)
+	lines, asked, err := o.linesOf(req.Lines, a.By)
 	if err != nil {
 		return stockroom.AllocationResult{}, err
 	}
-	if err := o.admit(lines, actCommit.what, check); err != nil {
+	if err := o.admit(lines, actCommit.what, a.By); err != nil {
 		return stockroom.AllocationResult{}, err
 	}
 	var (
@@ -193,7 +202,7 @@ func (t *Tx) commitOrder(kind stockroom.OrderKind, no string, req stockroom.Comm
 			return stockroom.AllocationResult{}, err
 		}
 	}
-	return t.writeAllocations(o, actCommit, changes, e, "")
+	return t.writeAllocations(o, actCommit, changes, a.Entry, "")
 }
 
 // bucket is the lots of one item in one warehouse for one owner.

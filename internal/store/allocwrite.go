@@ -13,16 +13,29 @@ type allocAction struct {
 	units func(stockroom.AllocStep) stockroom.Units
 	// what the action does, for the refusal of an ended order.
 	what string
+	// gather, when set, takes the ledger lines and figures of every line
+	// changed, for one entry the caller writes (see into); else each line
+	// changed is an entry of its own.
+	gather *entryParts
+}
+
+// into is the action writing no ledger entry of its own: the lines and
+// figures of every line it changes gather in p, for the one entry of
+// several items its caller writes (a completion's assemble entry, which
+// receives the products too), and the answer's lines name no entry.
+func (a allocAction) into(p *entryParts) allocAction {
+	a.gather = p
+	return a
 }
 
 var (
-	actCommit   = allocAction{stockroom.TxCommit, func(s stockroom.AllocStep) stockroom.Units { return s.Committed }, "committed"}
-	actUncommit = allocAction{stockroom.TxUncommit, func(s stockroom.AllocStep) stockroom.Units { return s.Committed.Neg() }, "uncommitted"}
-	actPack     = allocAction{stockroom.TxPack, func(s stockroom.AllocStep) stockroom.Units { return s.Packed }, "packed"}
-	actShip     = allocAction{stockroom.TxShip, func(s stockroom.AllocStep) stockroom.Units { return s.Shipped }, "shipped"}
-	actRelease  = allocAction{stockroom.TxOrderRelease, func(s stockroom.AllocStep) stockroom.Units { return s.Allocated().Neg() }, "ended"}
+	actCommit   = allocAction{typ: stockroom.TxCommit, units: func(s stockroom.AllocStep) stockroom.Units { return s.Committed }, what: "committed"}
+	actUncommit = allocAction{typ: stockroom.TxUncommit, units: func(s stockroom.AllocStep) stockroom.Units { return s.Committed.Neg() }, what: "uncommitted"}
+	actPack     = allocAction{typ: stockroom.TxPack, units: func(s stockroom.AllocStep) stockroom.Units { return s.Packed }, what: "packed"}
+	actShip     = allocAction{typ: stockroom.TxShip, units: func(s stockroom.AllocStep) stockroom.Units { return s.Shipped }, what: "shipped"}
+	actRelease  = allocAction{typ: stockroom.TxOrderRelease, units: func(s stockroom.AllocStep) stockroom.Units { return s.Allocated().Neg() }, what: "ended"}
 	// actAssemble consumes a work order's components (workcomplete.go).
-	actAssemble = allocAction{stockroom.TxAssemble, func(s stockroom.AllocStep) stockroom.Units { return s.Shipped }, "completed"}
+	actAssemble = allocAction{typ: stockroom.TxAssemble, units: func(s stockroom.AllocStep) stockroom.Units { return s.Shipped }, what: "completed"}
 )
 
 // issues reports whether the action takes units out of lots (a ship, a
@@ -129,14 +142,14 @@ func (t *Tx) writeAllocations(o *outboundOrder, act allocAction, changes []lineC
 	if err := t.queueLotWrites(o, changes, w, now); err != nil {
 		return res, err
 	}
-	lv := t.changeLevels(e.Time, w.levels...)
+	lv := t.changeLevels(e, w.levels...)
 	if end != "" {
-		t.queryRow(nil, endOutbound, []any{o.head.id, now, string(end)}, &res.Status)
+		t.QueryRow(nil, endOutbound, []any{o.head.id, now, string(end)}, &res.Status)
 	} else {
-		t.queryRow(nil, settleOutbound, []any{o.head.id, now, string(o.kind.PartialStatus())}, &res.Status)
+		t.QueryRow(nil, settleOutbound, []any{o.head.id, now, string(o.kind.PartialStatus())}, &res.Status)
 	}
 	for i, c := range changes {
-		if len(c.steps) == 0 {
+		if len(c.steps) == 0 || act.gather != nil {
 			continue
 		}
 		l := c.line
@@ -146,7 +159,7 @@ func (t *Tx) writeAllocations(o *outboundOrder, act allocAction, changes []lineC
 			return res, err
 		}
 	}
-	if err := t.flush(); err != nil {
+	if err := t.Flush(); err != nil {
 		return res, err
 	}
 	for _, ok := range w.done {
@@ -161,7 +174,10 @@ func (t *Tx) writeAllocations(o *outboundOrder, act allocAction, changes []lineC
 	t.allocLedger(o, act, changes, w, counts)
 	t.addCounts(counts)
 	res.Lines = allocAnswer(o, act, changes, w)
-	return res, nil
+	if act.gather != nil { // a completion's: its caller appends them
+		return res, nil
+	}
+	return res, t.outboundEvents(o, e, allocActions(act, o.head.status, res.Status))
 }
 
 // queueLineWrites queues the changes of the lines and their allocations,
@@ -173,7 +189,7 @@ func (t *Tx) queueLineWrites(o *outboundOrder, changes []lineChange, w *allocWri
 		}
 		l, sum := c.line, stockroom.SumSteps(c.steps)
 		a := &w.after[i]
-		t.queryRow(w.row(), changeOutboundLine, []any{o.head.id, l.LineNo, sum.Committed, sum.Packed, sum.Shipped},
+		t.QueryRow(w.row(), changeOutboundLine, []any{o.head.id, l.LineNo, sum.Committed, sum.Packed, sum.Shipped},
 			&a.Committed, &a.Packed, &a.Shipped)
 		w.levels = append(w.levels, levelChange{partNo: l.PartNo, wid: l.WID, owner: l.Owner,
 			inStock: sum.Shipped.Neg(), committed: sum.Committed, packed: sum.Packed})
@@ -191,7 +207,7 @@ func (t *Tx) queueLineWrites(o *outboundOrder, changes []lineChange, w *allocWri
 			if stmt == deleteAllocation {
 				args = args[:3]
 			}
-			t.queryRow(w.row(), stmt, args, new(int64))
+			t.QueryRow(w.row(), stmt, args, new(int64))
 		}
 	}
 }
@@ -218,12 +234,12 @@ func (t *Tx) queueLotWrites(o *outboundOrder, changes []lineChange, w *allocWrit
 		left := new(stockroom.Units)
 		w.lotLeft[recNo] = left
 		if lc.shipped.IsZero() {
-			t.queryRow(w.row(), allocateLot, []any{recNo, lc.allocated}, left)
+			t.QueryRow(w.row(), allocateLot, []any{recNo, lc.allocated}, left)
 		} else {
 			// A ship takes allocated units only (lc.allocated is -lc.shipped); a
 			// completion free ones too.
 			remaining := o.lots.of[recNo].units.Sub(lc.shipped)
-			t.queryRow(w.row(), drawFromLot(remaining), []any{recNo, lc.shipped, now, lc.allocated.Neg()}, left)
+			t.QueryRow(w.row(), drawFromLot(remaining), []any{recNo, lc.shipped, now, lc.allocated.Neg()}, left)
 		}
 	}
 	if len(by) > 0 {
@@ -272,8 +288,9 @@ func allocEntry(e stockroom.LedgerEntry, o *outboundOrder, n int64, act allocAct
 	return stockroom.LedgerEntry{ClientID: e.ClientID, Time: e.Time, Reference: ref, Remark: e.Remark, Details: d}
 }
 
-// allocLedger queues the ledger's lot lines (a ship's) and figures of each
-// changed line, and counts the lots a ship emptied.
+// allocLedger queues the ledger's lot lines (a ship's, a completion's) and
+// figures of each changed line, or gathers them (act.gather), and counts
+// the lots a ship or completion emptied.
 func (t *Tx) allocLedger(o *outboundOrder, act allocAction, changes []lineChange, w *allocWrites, counts countChanges) {
 	for i, c := range changes {
 		if len(c.steps) == 0 {
@@ -286,8 +303,13 @@ func (t *Tx) allocLedger(o *outboundOrder, act allocAction, changes []lineChange
 				lines = append(lines, ledgerLine{recNo: s.RecNo, partNo: l.PartNo, wid: lot.wid, spot: lot.spot, units: s.Shipped.Neg()})
 			}
 		}
+		figure := ledgerFigure{partNo: l.PartNo, wid: l.WID, committed: sum.Committed, packed: sum.Packed}
+		if g := act.gather; g != nil {
+			g.lines, g.figures = append(g.lines, lines...), append(g.figures, figure)
+			continue
+		}
 		t.appendLines(w.ids[i], lines)
-		t.appendFigures(w.ids[i], []ledgerFigure{{wid: l.WID, committed: sum.Committed, packed: sum.Packed}})
+		t.appendFigures(w.ids[i], []ledgerFigure{figure})
 	}
 	if !act.issues() {
 		return
@@ -315,7 +337,10 @@ func allocAnswer(o *outboundOrder, act allocAction, changes []lineChange, w *all
 			UnitsShipped: l.Shipped, Lots: []stockroom.LotUnits{}}
 		if len(c.steps) > 0 {
 			a := w.after[i]
-			la.TransactionID, la.Units = &w.ids[i], stepUnits(act, c.steps)
+			if act.gather == nil {
+				la.TransactionID = &w.ids[i]
+			}
+			la.Units = stepUnits(act, c.steps)
 			la.UnitsCommitted, la.UnitsPacked, la.UnitsShipped = a.Committed, a.Packed, a.Shipped
 		}
 		for _, s := range c.steps {

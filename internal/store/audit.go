@@ -14,6 +14,8 @@ import (
 //
 //   - every lot's item and warehouse exist, every ledger row's item, every
 //     ledger line's row and lot;
+//   - an entry lists among its items (transaction_items) exactly the items
+//     of its lines and figures other than its own;
 //   - no lot holds fewer than zero units;
 //   - an emptied lot is inactive and has a shipped date, a lot in stock has
 //     neither mark;
@@ -89,6 +91,19 @@ var lotChecks = []auditCheck{
 	  WHERE NOT EXISTS (SELECT 1 FROM transactions t WHERE t.id = g.transaction_id)
 		OR NOT EXISTS (SELECT 1 FROM lots l WHERE l.rec_no = g.rec_no)`,
 		3, "transaction %d line %d names lot %d, and one of the two does not exist"},
+	// An entry's items besides its own are listed, and only those, so that
+	// the ledger filtered by item finds exactly the entries that change it.
+	{`SELECT g.transaction_id, g.part_no FROM (
+		SELECT transaction_id, part_no FROM transaction_lines
+		UNION SELECT transaction_id, part_no FROM transaction_figures
+	  ) g JOIN transactions t ON t.id = g.transaction_id
+	  WHERE g.part_no <> t.part_no
+		AND NOT EXISTS (SELECT 1 FROM transaction_items x WHERE x.transaction_id = g.transaction_id AND x.part_no = g.part_no)`,
+		2, "transaction %d changes item %d, which it does not list among its items"},
+	{`SELECT x.transaction_id, x.part_no FROM transaction_items x
+	  WHERE NOT EXISTS (SELECT 1 FROM transaction_lines g WHERE g.transaction_id = x.transaction_id AND g.part_no = x.part_no)
+		AND NOT EXISTS (SELECT 1 FROM transaction_figures f WHERE f.transaction_id = x.transaction_id AND f.part_no = x.part_no)`,
+		2, "transaction %d lists item %d among its items but changes none of it"},
 	{`SELECT rec_no, units FROM lots WHERE units < 0`, 1, "lot %d holds %s units"},
 	{`SELECT rec_no FROM lots WHERE units = 0 AND (active OR shipped IS NULL)`,
 		1, "lot %d is empty but is not marked inactive and shipped"},
@@ -181,6 +196,8 @@ func (db *DB) auditCounts(ctx context.Context, tx *sql.Tx, report func(string, .
 	}{
 		{`SELECT 0, 0, COUNT(*) FROM items`, func(int64, int64) string { return countItems }},
 		{`SELECT 0, 0, COUNT(*) FROM items WHERE NOT discontinued`, func(int64, int64) string { return countActiveItems }},
+		{`SELECT 0, dflt_owner, COUNT(*) FROM items GROUP BY dflt_owner`, func(_, o int64) string { return itemCounter(o, false) }},
+		{`SELECT 0, dflt_owner, COUNT(*) FROM items WHERE NOT discontinued GROUP BY dflt_owner`, func(_, o int64) string { return itemCounter(o, true) }},
 		{`SELECT 0, 0, COUNT(*) FROM lots`, func(int64, int64) string { return lotCounter(0, false) }},
 		{`SELECT 0, 0, COUNT(*) FROM lots WHERE units > 0`, func(int64, int64) string { return lotCounter(0, true) }},
 		{`SELECT wid, 0, COUNT(*) FROM lots GROUP BY wid`, func(w, _ int64) string { return lotCounter(w, false) }},
@@ -212,8 +229,9 @@ func (db *DB) auditCounts(ctx context.Context, tx *sql.Tx, report func(string, .
 	return nil
 }
 
-func eachRow(ctx context.Context, tx *sql.Tx, query string, scan func(*sql.Rows) error) error {
-	rows, err := tx.QueryContext(ctx, query)
+// eachRow runs a query with arguments a and passes each row to scan.
+func eachRow(ctx context.Context, tx *sql.Tx, query string, scan func(*sql.Rows) error, a ...any) error {
+	rows, err := tx.QueryContext(ctx, query, a...)
 	if err != nil {
 		return err
 	}

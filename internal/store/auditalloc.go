@@ -54,10 +54,13 @@ var allocChecks = []auditCheck{
 }
 
 // auditShipped holds each outbound line's shipped units to what the
-// ledger's ship and assemble entries for it add up to (their details name
-// the order's number and the line: a component's consumption), and each
-// work order's completed units to its assemble entries without a line (the
-// products received).
+// ledger's ship and assemble entries for it add up to, and each work
+// order's completed units to its assemble entries' units (the products
+// received). A ship entry's details name the order's number and the line;
+// an assemble entry's the work order's number and, per component line
+// (components), the units it consumed. (Completions before migration 15
+// wrote an entry per component, with the line in its details, and one for
+// the products, without.)
 func auditShipped(ctx context.Context, tx *sql.Tx, report func(string, ...any)) error {
 	type lineKey struct {
 		kind stockroom.OrderKind
@@ -71,9 +74,13 @@ func auditShipped(ctx context.Context, tx *sql.Tx, report func(string, ...any)) 
 			units   stockroom.Units
 			details string
 			d       struct {
-				SONo *string `json:"soNo"`
-				WONo *string `json:"woNo"`
-				Line int64   `json:"line"`
+				SONo       *string `json:"soNo"`
+				WONo       *string `json:"woNo"`
+				Line       int64   `json:"line"`
+				Components []struct {
+					Line  int64           `json:"line"`
+					Units stockroom.Units `json:"units"`
+				} `json:"components"`
 			}
 		)
 		if err := r.Scan(&units, &details); err != nil {
@@ -86,11 +93,16 @@ func auditShipped(ctx context.Context, tx *sql.Tx, report func(string, ...any)) 
 		switch {
 		case d.SONo != nil:
 			k.kind, k.no = stockroom.OrderKindShipping, stockroom.FoldKey(*d.SONo)
-		case d.WONo != nil && d.Line == 0:
-			built[stockroom.FoldKey(*d.WONo)] = built[stockroom.FoldKey(*d.WONo)].Add(units)
-			return nil
 		case d.WONo != nil:
 			k.kind, k.no = stockroom.OrderKindWork, stockroom.FoldKey(*d.WONo)
+			for _, c := range d.Components {
+				ck := lineKey{k.kind, k.no, c.Line}
+				ledger[ck] = ledger[ck].Add(c.Units)
+			}
+			if d.Line == 0 {
+				built[k.no] = built[k.no].Add(units)
+				return nil
+			}
 		}
 		ledger[k] = ledger[k].Add(units)
 		return nil

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"strconv"
-	"time"
 
 	"github.com/stockroom/stockroom"
 )
@@ -14,23 +13,23 @@ import (
 // same transaction, and whoever fails to claim it does nothing. It reports
 // whether this call did the work. Existing warehouses and reason codes with
 // the same ids are left as they are.
-func (db *DB) RunBootstrap(ctx context.Context, wh stockroom.Warehouse, codes []stockroom.ReasonCode, admin *stockroom.Client, secretHash string, now time.Time) (bool, error) {
-	done := false
+func (db *DB) RunBootstrap(ctx context.Context, b stockroom.Bootstrap) (bool, error) {
+	done, now, wh := false, b.Time, b.Warehouse
 	err := db.updateNoResult(ctx, func(tx *Tx) error {
-		tx.queryRow(&done, `
+		tx.QueryRow(&done, `
 			INSERT INTO meta (key, value) VALUES ('bootstrapped', $1)
 			ON CONFLICT (key) DO NOTHING
 			RETURNING key`, []any{strconv.FormatInt(micros(now), 10)}, new(string))
-		if err := tx.flush(); err != nil || !done {
+		if err := tx.Flush(); err != nil || !done {
 			return err
 		}
 		wh.Created, wh.Modified = now, now
 		tx.insertWarehouse(wh, true)
-		for _, rc := range codes {
+		for _, rc := range b.ReasonCodes {
 			rc.Created = now
 			tx.insertReasonCode(rc, true)
 		}
-		tx.insertClient(admin, secretHash)
+		tx.insertClient(b.Admin, b.SecretHash)
 		return nil
 	})
 	return done, err

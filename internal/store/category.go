@@ -76,11 +76,11 @@ func (db *DB) ListCategories(ctx context.Context, activeOnly bool, req stockroom
 func (db *DB) CreateCategory(ctx context.Context, key *stockroom.IdempotencyKey, c *stockroom.Category) error {
 	return db.update(ctx, key, func(tx *Tx) (any, error) {
 		if c.CategoryID != 0 {
-			tx.exec(`
+			tx.Exec(`
 				INSERT INTO categories (id, name, description, active, created, modified)
 				VALUES ($1, $2, $3, $4, $5, $6)`,
 				c.CategoryID, c.Name, c.Description, c.Active, micros(c.Created), micros(c.Modified))
-			if err := tx.flush(); err != nil {
+			if err := tx.Flush(); err != nil {
 				if isUniqueViolation(err) {
 					return nil, stockroom.ErrDuplicate
 				}
@@ -113,7 +113,7 @@ func insertNextCategory(tx *Tx, c stockroom.Category) (int64, error) {
 			found bool
 		)
 		// WHERE TRUE keeps SQLite from reading ON CONFLICT as a join's ON.
-		tx.queryRow(&found, `
+		tx.QueryRow(&found, `
 			INSERT INTO categories (id, name, description, active, created, modified)
 			SELECT COALESCE(MAX(id), 0) + 1, $1, $2, $3, $4, $5
 			FROM categories
@@ -123,7 +123,7 @@ func insertNextCategory(tx *Tx, c stockroom.Category) (int64, error) {
 			[]any{c.Name, c.Description, c.Active, micros(c.Created), micros(c.Modified)}, &id)
 		// A run that inserted nothing goes round again; a flush refuses
 		// once the transaction's time is up, which ends the loop.
-		if err := tx.flush(); err != nil || found {
+		if err := tx.Flush(); err != nil || found {
 			return id, err
 		}
 	}
@@ -137,7 +137,7 @@ func (db *DB) CreateCategories(ctx context.Context, cs []stockroom.Category) (in
 	err := db.updateNoResult(ctx, func(tx *Tx) error {
 		stored = 0
 		for _, c := range cs {
-			tx.query(func(r rows) error {
+			tx.Query(func(r rows) error {
 				for r.Next() {
 					stored++
 				}
@@ -149,7 +149,7 @@ func (db *DB) CreateCategories(ctx context.Context, cs []stockroom.Category) (in
 				RETURNING id`,
 				c.CategoryID, c.Name, c.Description, c.Active, micros(c.Created), micros(c.Modified))
 		}
-		return tx.flush()
+		return tx.Flush()
 	})
 	return stored, err
 }
@@ -164,11 +164,11 @@ func (db *DB) UpdateCategory(ctx context.Context, id int64, fn func(*stockroom.C
 			found bool
 			row   categoryRow
 		)
-		tx.queryRow(&found, `
+		tx.QueryRow(&found, `
 			SELECT `+categoryColumns+`
 			FROM categories
 			WHERE id = $1`+tx.forUpdate(), []any{id}, row.dest()...)
-		if err := tx.flush(); err != nil {
+		if err := tx.Flush(); err != nil {
 			return err
 		}
 		if !found {
@@ -179,7 +179,7 @@ func (db *DB) UpdateCategory(ctx context.Context, id int64, fn func(*stockroom.C
 		if err != nil || !changed {
 			return err
 		}
-		tx.exec(`
+		tx.Exec(`
 			UPDATE categories SET
 				name = $2,
 				description = $3,

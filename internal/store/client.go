@@ -19,7 +19,8 @@ const clientColumns = `
 	read_only,
 	enabled,
 	created,
-	modified`
+	modified,
+	reports`
 
 // scanClient reads a client row; the warehouse and owner lists of a scoped
 // client are loaded separately by loadScopes.
@@ -27,10 +28,14 @@ const clientColumns = `
 func scanClient(row scanner, extra ...any) (*stockroom.Client, error) {
 	var (
 		c                 stockroom.Client
-		perms             string
+		perms, reports    string
 		created, modified int64
 	)
-	if err := row.Scan(append([]any{&c.ID, &c.Name, &perms, &c.Scope.All, &c.Owners.All, &c.ReadOnly, &c.Enabled, &created, &modified}, extra...)...); err != nil {
+	if err := row.Scan(append([]any{&c.ID, &c.Name, &perms, &c.Scope.All, &c.Owners.All, &c.ReadOnly, &c.Enabled, &created, &modified, &reports}, extra...)...); err != nil {
+		return nil, err
+	}
+	var err error
+	if c.Reports, err = stockroom.ParseReports(reports); err != nil {
 		return nil, err
 	}
 	c.Created, c.Modified = fromMicros(created), fromMicros(modified)
@@ -50,7 +55,7 @@ func scanClient(row scanner, extra ...any) (*stockroom.Client, error) {
 func (db *DB) CreateClient(ctx context.Context, c *stockroom.Client, secretHash string) error {
 	return db.updateNoResult(ctx, func(tx *Tx) error {
 		tx.insertClient(c, secretHash)
-		err := tx.flush()
+		err := tx.Flush()
 		if isUniqueViolation(err) {
 			return stockroom.ErrDuplicate
 		}
@@ -60,11 +65,11 @@ func (db *DB) CreateClient(ctx context.Context, c *stockroom.Client, secretHash 
 
 // insertClient queues the insertion of a client and its scopes.
 func (t *Tx) insertClient(c *stockroom.Client, secretHash string) {
-	t.exec(`
+	t.Exec(`
 		INSERT INTO clients (`+clientColumns+`, secret_hash)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 		c.ID, c.Name, stockroom.FormatPermissions(c.Permissions), c.Scope.All, c.Owners.All, c.ReadOnly, c.Enabled,
-		micros(c.Created), micros(c.Modified), secretHash)
+		micros(c.Created), micros(c.Modified), stockroom.FormatReports(c.Reports), secretHash)
 	t.insertScopes(c)
 }
 
@@ -77,7 +82,7 @@ func (t *Tx) insertScopes(c *stockroom.Client) {
 			continue
 		}
 		for _, id := range scope.IDs {
-			t.exec(`INSERT INTO `+l.table+` (client_id, `+l.column+`) VALUES ($1, $2)`, c.ID, id)
+			t.Exec(`INSERT INTO `+l.table+` (client_id, `+l.column+`) VALUES ($1, $2)`, c.ID, id)
 		}
 	}
 }
@@ -200,11 +205,11 @@ func (db *DB) SetClientSecret(ctx context.Context, id, secretHash string, now ti
 func (db *DB) updateClient(ctx context.Context, id string, revoke bool, update string, a ...any) error {
 	return db.updateNoResult(ctx, func(tx *Tx) error {
 		var found bool
-		tx.queryRow(&found, update+" RETURNING id", a, new(string))
+		tx.QueryRow(&found, update+" RETURNING id", a, new(string))
 		if revoke {
-			tx.exec(`DELETE FROM tokens WHERE client_id = $1`, id)
+			tx.Exec(`DELETE FROM tokens WHERE client_id = $1`, id)
 		}
-		if err := tx.flush(); err != nil {
+		if err := tx.Flush(); err != nil {
 			return err
 		}
 		if !found {
@@ -223,7 +228,7 @@ func (db *DB) UpdateClient(ctx context.Context, id string, fn func(*stockroom.Cl
 	var c *stockroom.Client
 	err := db.updateNoResult(ctx, func(tx *Tx) error {
 		c = nil
-		tx.query(func(r rows) error {
+		tx.Query(func(r rows) error {
 			if !r.Next() {
 				return r.Err()
 			}
@@ -236,7 +241,7 @@ func (db *DB) UpdateClient(ctx context.Context, id string, fn func(*stockroom.Cl
 			WHERE id = $1`+tx.forUpdate(), id)
 		lists := make([][]int64, len(scopeLists))
 		for i, l := range scopeLists {
-			tx.query(func(r rows) error {
+			tx.Query(func(r rows) error {
 				for r.Next() {
 					var n int64
 					if err := r.Scan(&n); err != nil {
@@ -247,7 +252,7 @@ func (db *DB) UpdateClient(ctx context.Context, id string, fn func(*stockroom.Cl
 				return r.Err()
 			}, `SELECT `+l.column+` FROM `+l.table+` WHERE client_id = $1 ORDER BY `+l.column, id)
 		}
-		if err := tx.flush(); err != nil {
+		if err := tx.Flush(); err != nil {
 			return err
 		}
 		if c == nil {
@@ -262,18 +267,20 @@ func (db *DB) UpdateClient(ctx context.Context, id string, fn func(*stockroom.Cl
 		if err != nil || !changed {
 			return err
 		}
-		tx.exec(`
+		tx.Exec(`
 			UPDATE clients SET
 				name = $2,
 				permissions = $3,
 				all_warehouses = $4,
 				all_owners = $5,
 				read_only = $6,
-				modified = $7
+				modified = $7,
+				reports = $8
 			WHERE id = $1`,
-			c.ID, c.Name, stockroom.FormatPermissions(c.Permissions), c.Scope.All, c.Owners.All, c.ReadOnly, micros(c.Modified))
+			c.ID, c.Name, stockroom.FormatPermissions(c.Permissions), c.Scope.All, c.Owners.All, c.ReadOnly, micros(c.Modified),
+			stockroom.FormatReports(c.Reports))
 		for _, l := range scopeLists {
-			tx.exec(`DELETE FROM `+l.table+` WHERE client_id = $1`, c.ID)
+			tx.Exec(`DELETE FROM `+l.table+` WHERE client_id = $1`, c.ID)
 		}
 		tx.insertScopes(c)
 		return nil

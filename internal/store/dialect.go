@@ -10,10 +10,11 @@ import (
 	"syscall"
 
 	"github.com/jackc/pgx/v5/pgconn"
-	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/store/sqliteconn"
+	"github.com/stockroom/stockroom/internal/store/txn"
 )
 
 // The engine seam: everything that must be told apart by engine is here, and
@@ -22,9 +23,17 @@ import (
 // errUnavailable is what a caller sees when the database cannot be reached.
 var errUnavailable = &stockroom.Error{Code: stockroom.EUNAVAILABLE, Message: stockroom.MsgDatabaseOffline}
 
+// errOutcomeUnknown answers a request whose transaction's COMMIT was sent
+// and not answered, when the database could not say what became of it
+// (txn.ErrOutcomeUnknown).
+var errOutcomeUnknown = &stockroom.Error{Code: stockroom.EUNAVAILABLE, Message: "The database did not confirm this " +
+	"change and could not be asked whether it was made. Send it again with the same Idempotency-Key to learn its " +
+	"outcome; without one, check the ledger before sending it again."}
+
 // classify turns driver errors that mean "the database is not reachable right
-// now" into an EUNAVAILABLE error that still wraps the cause for the log.
-// *stockroom.Error values and everything else pass through unchanged.
+// now", and a commit whose outcome is unknown, into an EUNAVAILABLE error
+// that still wraps the cause for the log. *stockroom.Error values and
+// everything else pass through unchanged.
 func (db *DB) classify(err error) error {
 	if err == nil {
 		return nil
@@ -32,6 +41,9 @@ func (db *DB) classify(err error) error {
 	var se *stockroom.Error
 	if errors.As(err, &se) {
 		return err
+	}
+	if errors.Is(err, txn.ErrOutcomeUnknown) {
+		return fmt.Errorf("%w (%w)", errOutcomeUnknown, err)
 	}
 	if isUnavailable(err) {
 		return fmt.Errorf("%w (%w)", errUnavailable, err)
@@ -45,7 +57,7 @@ func isUnavailable(err error) bool {
 		connectErr *pgconn.ConnectError
 		pgErr      *pgconn.PgError
 	)
-	code, lite := liteCode(err)
+	code, lite := sqliteconn.Code(err)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded),
 		errors.Is(err, driver.ErrBadConn),
@@ -67,23 +79,6 @@ func isUnavailable(err error) bool {
 	return false
 }
 
-// liteCode is the extended result code of a SQLite error, from the driver
-// (sqlite.Error) or from the writer's connection (liteError), and whether
-// err is one.
-func liteCode(err error) (int, bool) {
-	var (
-		driverErr *sqlite.Error
-		writerErr *liteError
-	)
-	switch {
-	case errors.As(err, &driverErr):
-		return driverErr.Code(), true
-	case errors.As(err, &writerErr):
-		return writerErr.Code(), true
-	}
-	return 0, false
-}
-
 // isUniqueViolation reports whether err is a primary-key or unique constraint
 // violation in either engine.
 func isUniqueViolation(err error) bool {
@@ -91,56 +86,29 @@ func isUniqueViolation(err error) bool {
 	if errors.As(err, &pgErr) {
 		return pgErr.Code == "23505"
 	}
-	c, _ := liteCode(err)
+	c, _ := sqliteconn.Code(err)
 	return c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
-}
-
-// isBusy reports whether err is SQLite's "database is locked".
-func isBusy(err error) bool {
-	c, lite := liteCode(err)
-	return lite && c&0xff == sqlite3.SQLITE_BUSY
 }
 
 // forUpdate is the row-locking clause for a SELECT in a write transaction.
 // SQLite has none and needs none: its write transactions begin IMMEDIATE and
 // exclude each other.
 func (t *Tx) forUpdate() string {
-	if t.pg == nil {
+	if !t.Postgres() {
 		return ""
 	}
 	return " FOR UPDATE"
 }
 
-// isRetryable reports whether PostgreSQL aborted a transaction as a deadlock
-// victim (40P01) or a serialization failure (40001).
-func isRetryable(err error) bool {
-	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && (pgErr.Code == "40P01" || pgErr.Code == "40001")
-}
-
-// isLockTimeout reports whether PostgreSQL gave up waiting for a lock
-// (55P03, lock_timeout).
-func isLockTimeout(err error) bool {
-	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && pgErr.Code == "55P03"
-}
-
-// batchLockTimeout bounds a batched member's wait for a row lock
-// (PostgreSQL). A member alone takes its locks in the one order of the
-// write path (ARCHITECTURE.md), but a batch takes its members' one after
-// the other, so two batches on different lanes, or a batch and a lone
-// transaction, can wait for each other. A member that waits this long is
-// rolled back to its savepoint and run again alone after its batch has
-// committed, which releases whatever the other was waiting for: a batch
-// never waits long, so no cycle of waits lasts, and nobody waits for
-// PostgreSQL's deadlock detector (a second).
-const batchLockTimeout = "20ms"
-
-// batchSettings are the statements that open a batch's transaction:
-// PostgreSQL's lock timeout; SQLite, one writer, waits for nobody.
-func (t *Tx) batchSettings() []stmt {
-	if t.pg == nil {
-		return nil
+// anyOf is the condition that column, an indexed one, holds one of the
+// values query selects, written so that each engine reads it through the
+// column's index also beside an OR: PostgreSQL plans col IN (subquery)
+// there as a filter on every row, but col = ANY (ARRAY(subquery)) as an
+// index scan it ORs with the other side's (a BitmapOr); SQLite, which has
+// no ARRAY, reads IN (subquery) through the index (a MULTI-INDEX OR).
+func (db *DB) anyOf(column, query string) string {
+	if db.engine == Postgres {
+		return column + " = ANY (ARRAY(" + query + "))"
 	}
-	return []stmt{{sql: "SET LOCAL lock_timeout = '" + batchLockTimeout + "'"}}
+	return column + " IN (" + query + ")"
 }

@@ -3,12 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -37,7 +35,7 @@ func OpenExisting(ctx context.Context, dsn string) (*DB, error) {
 	}
 	have, _, err := db.SchemaVersion(ctx)
 	if err == nil && have == 0 {
-		err = fmt.Errorf("%s: %w", redact(dsn), ErrNoSchema)
+		err = ErrNoSchema
 	}
 	if err != nil {
 		db.Close()
@@ -76,67 +74,12 @@ func (db *DB) SchemaVersion(ctx context.Context) (have, want int64, err error) {
 }
 
 // BackupSQLite writes a consistent copy of a SQLite database to the new file
-// path while other connections, in this process or others, go on writing: the
-// copy is one read transaction's snapshot (VACUUM INTO), made on a read
-// connection so writers are not held up behind it. It refuses a path that
-// exists, and makes the copy durable before it returns.
+// path while other connections, in this process or others, go on writing
+// (sqliteconn.Pools.Backup). It refuses a path that exists, and makes the
+// copy durable before it returns.
 func (db *DB) BackupSQLite(ctx context.Context, path string) error {
 	if db.engine != SQLite {
 		return fmt.Errorf("backup: not a SQLite database")
 	}
-	// Creating the file first, exclusively, refuses an existing one without
-	// a race and makes it ours to remove if the copy fails (VACUUM INTO
-	// accepts an empty file).
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	f.Close()
-	if err := db.vacuumInto(ctx, path); err != nil {
-		_ = os.Remove(path)
-		return fmt.Errorf("backup to %s: %w", path, err)
-	}
-	return syncFile(path)
-}
-
-// vacuumInto runs VACUUM INTO on a connection of the read pool.
-func (db *DB) vacuumInto(ctx context.Context, path string) error {
-	conn, err := db.read.Conn(ctx)
-	if err != nil {
-		return db.classify(err)
-	}
-	defer conn.Close()
-	// The read pool is query_only; VACUUM INTO writes only its target, but
-	// SQLite counts it as a write, so the guard is lifted on this one
-	// connection and restored before it goes back to the pool.
-	if _, err := conn.ExecContext(ctx, "PRAGMA query_only = 0"); err != nil {
-		return db.classify(err)
-	}
-	_, err = conn.ExecContext(ctx, "VACUUM INTO ?", path)
-	if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA query_only = 1"); rerr != nil {
-		_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // never reuse it unguarded
-		err = errors.Join(err, rerr)
-	}
-	if err != nil {
-		return db.classify(err)
-	}
-	return nil
-}
-
-// syncFile flushes a new file and its directory entry to disk.
-func syncFile(path string) error {
-	for _, p := range []string{path, filepath.Dir(path)} {
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		err = f.Sync()
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("sync %s: %w", p, err)
-		}
-	}
-	return nil
+	return db.classify(db.sqlite.Backup(ctx, path))
 }

@@ -41,27 +41,25 @@ func keyLockID(key *stockroom.IdempotencyKey) int32 {
 // lock: its write transactions run one at a time.
 func (t *Tx) claimKey(key *stockroom.IdempotencyKey) {
 	locked := true
-	if t.pg != nil {
-		t.queryRow(nil, `SELECT pg_try_advisory_xact_lock($1::integer, $2::integer)`,
+	if t.Postgres() {
+		t.QueryRow(nil, `SELECT pg_try_advisory_xact_lock($1::integer, $2::integer)`,
 			[]any{keyLockClass, keyLockID(key)}, &locked)
 	}
 	var (
-		found bool
-		hash  string
-		reply stockroom.Reply
+		found  bool
+		hash   string
+		answer stockroom.RecordedAnswer
 	)
-	t.queryRow(&found, `
+	t.QueryRow(&found, `
 		SELECT
 			request_hash,
 			status,
-			content_type,
-			location,
 			body
 		FROM idempotency_keys
 		WHERE client_id = $1 AND key = $2 AND expires > $3`,
 		[]any{key.ClientID, key.Key, micros(key.Time)},
-		&hash, &reply.Status, &reply.ContentType, &reply.Location, &reply.Body)
-	t.checks = append(t.checks, func() error {
+		&hash, &answer.Status, &answer.Body)
+	t.Check(func() error {
 		switch {
 		case !locked:
 			return stockroom.ErrKeyInProgress
@@ -70,19 +68,32 @@ func (t *Tx) claimKey(key *stockroom.IdempotencyKey) {
 		case hash != key.RequestHash:
 			return stockroom.ErrKeyMismatch
 		}
-		return &stockroom.Replayed{Reply: reply}
+		return &stockroom.Replayed{Answer: answer}
 	})
 }
 
-// recordAnswer queues the storing of the key's answer, rendered from the
-// transaction's result. A row of the same key can only be an expired one
-// here (a live one stopped the transaction at its claim), and is replaced.
-func (t *Tx) recordAnswer(key *stockroom.IdempotencyKey, result any) (stockroom.Reply, error) {
-	if key.Answer == nil {
-		return stockroom.Reply{}, fmt.Errorf("idempotency key %q has no answer to record", key.Key)
+// answerOf is the answer a keyed request records when its write succeeds
+// with result: the status the layer above set on the key, and the result as
+// JSON. It is data that layer gave: the store renders nothing of HTTP.
+func answerOf(key *stockroom.IdempotencyKey, result any) (*stockroom.RecordedAnswer, error) {
+	if key.Status == 0 {
+		return nil, fmt.Errorf("idempotency key %q has no status to record", key.Key)
 	}
-	reply := key.Answer(result)
-	t.exec(`
+	body, err := stockroom.MarshalAnswer(result)
+	if err != nil {
+		return nil, err
+	}
+	return &stockroom.RecordedAnswer{Status: key.Status, Body: body}, nil
+}
+
+// recordAnswer queues the storing of the key's answer. A row of the same key
+// can only be an expired one here (a live one stopped the transaction at its
+// claim), and is replaced. Every answer is JSON: content_type and location
+// are not read (a replay's headers are derived from its status and body by
+// the layer that writes it); they are written as the servers that read them
+// wrote them, Location but once.
+func (t *Tx) recordAnswer(key *stockroom.IdempotencyKey, answer stockroom.RecordedAnswer) {
+	t.Exec(`
 		INSERT INTO idempotency_keys (
 			client_id,
 			key,
@@ -94,7 +105,7 @@ func (t *Tx) recordAnswer(key *stockroom.IdempotencyKey, result any) (stockroom.
 			created,
 			expires
 		)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		VALUES ($1, $2, $3, $4, 'application/json; charset=utf-8', '', $5, $6, $7)
 		ON CONFLICT (client_id, key) DO UPDATE SET
 			request_hash = excluded.request_hash,
 			status = excluded.status,
@@ -104,20 +115,18 @@ func (t *Tx) recordAnswer(key *stockroom.IdempotencyKey, result any) (stockroom.
 			created = excluded.created,
 			expires = excluded.expires
 		WHERE idempotency_keys.expires <= excluded.created`,
-		key.ClientID, key.Key, key.RequestHash, reply.Status, reply.ContentType, reply.Location, reply.Body,
+		key.ClientID, key.Key, key.RequestHash, answer.Status, answer.Body,
 		micros(key.Time), micros(key.Time.Add(stockroom.IdempotencyTTL)))
-	return reply, nil
 }
 
-// RecordReply records a refusal as the answer of key's request, in a
+// RecordAnswer records ans, a refusal, as the answer of key's request, in a
 // transaction of its own: the refused operation changed nothing. When the
 // key has an answer already (a repeat that ran meanwhile), nothing is
 // recorded and that answer comes back as *stockroom.Replayed, for the caller
 // to give instead, so that every repeat gets one answer.
-func (db *DB) RecordReply(ctx context.Context, key *stockroom.IdempotencyKey, reply stockroom.Reply) error {
+func (db *DB) RecordAnswer(ctx context.Context, key *stockroom.IdempotencyKey, ans stockroom.RecordedAnswer) error {
 	k := *key
-	k.Answer = func(any) stockroom.Reply { return reply }
-	return db.update(ctx, &k, func(*Tx) (any, error) { return nil, nil })
+	return db.runWrite(ctx, write{key: &k, fn: func(*Tx) (any, error) { return nil, nil }, given: &ans})
 }
 
 // DeleteExpiredIdempotencyKeys removes keys past their time and returns how
@@ -125,7 +134,7 @@ func (db *DB) RecordReply(ctx context.Context, key *stockroom.IdempotencyKey, re
 func (db *DB) DeleteExpiredIdempotencyKeys(ctx context.Context, now time.Time) (int64, error) {
 	var n int64
 	err := db.updateNoResult(ctx, func(tx *Tx) error {
-		tx.query(func(r rows) error {
+		tx.Query(func(r rows) error {
 			for r.Next() {
 				n++
 			}
@@ -134,7 +143,7 @@ func (db *DB) DeleteExpiredIdempotencyKeys(ctx context.Context, now time.Time) (
 			DELETE FROM idempotency_keys
 			WHERE expires < $1
 			RETURNING 1`, micros(now))
-		return tx.flush()
+		return tx.Flush()
 	})
 	return n, err
 }

@@ -101,43 +101,40 @@ func itemValues(it stockroom.Item) []any {
 var itemValueCount = len(itemValues(stockroom.Item{}))
 
 // CreateItem stores a new item and sets its database-assigned PartNo,
-// recording key's answer in the same transaction. A ShortID taken in any
-// letter case is stockroom.ErrDuplicate.
+// recording key's answer and its item.created event in the same
+// transaction. A ShortID taken in any letter case is stockroom.ErrDuplicate.
 func (db *DB) CreateItem(ctx context.Context, key *stockroom.IdempotencyKey, it *stockroom.Item) error {
 	return db.update(ctx, key, func(tx *Tx) (any, error) {
 		var partNo int64
-		tx.queryRow(nil, `
+		tx.QueryRow(nil, `
 			INSERT INTO items (`+itemInsertColumns+`)
 			VALUES (`+params(1, itemValueCount)+`)
 			RETURNING part_no`, itemValues(*it), &partNo)
-		if err := tx.flush(); err != nil {
+		if err := tx.Flush(); err != nil {
 			if isUniqueViolation(err) {
 				return nil, stockroom.ErrDuplicate
 			}
 			return nil, err
 		}
 		it.PartNo = partNo
-		tx.addCounts(countChanges{countItems: 1, countActiveItems: activeCount(it.Discontinued, 1)})
-		return *it, nil
+		counts := countChanges{}
+		counts.item(it.DfltOwner, it.Discontinued, 1)
+		tx.addCounts(counts)
+		return *it, tx.itemEvent(stockroom.EventItemCreated, stockroom.LedgerEntry{ClientID: it.CreatedBy, Time: it.Created}, *it)
 	})
 }
 
-// activeCount is how many of n items, all discontinued or all not, count as
-// active.
-func activeCount(discontinued bool, n int64) int64 {
-	if discontinued {
-		return 0
-	}
-	return n
-}
-
 // CreateItems stores many new items in one transaction, skipping any whose
-// ShortID exists, and returns how many it stored. It is for loading data in
-// bulk (the demo command); PartNos are not reported back.
-func (db *DB) CreateItems(ctx context.Context, items []stockroom.Item) (int64, error) {
-	var stored, active int64
+// ShortID exists, and returns how many it stored, each with its
+// item.created event, and mark, when not nil, the record of the import
+// they are rows of (Tx.markImport). It is for loading data in bulk (the
+// demo command, an import); PartNos are not reported back.
+func (db *DB) CreateItems(ctx context.Context, items []stockroom.Item, mark *stockroom.ImportMark) (int64, error) {
+	var stored int64
 	err := db.updateNoResult(ctx, func(tx *Tx) error {
-		stored, active = 0, 0
+		stored = 0
+		counts := countChanges{}
+		var created []stockroom.Item
 		// Rows per statement stay within PostgreSQL's 65,535 parameters.
 		const perStatement = 1000
 		for start := 0; start < len(items); start += perStatement {
@@ -148,27 +145,33 @@ func (db *DB) CreateItems(ctx context.Context, items []stockroom.Item) (int64, e
 				values[i] = "(" + params(len(args)+1, len(args)+itemValueCount) + ")"
 				args = append(args, itemValues(it)...)
 			}
-			tx.query(func(r rows) error {
+			tx.Query(func(r rows) error {
 				for r.Next() {
-					var disc bool
-					if err := r.Scan(&disc); err != nil {
+					it, err := scanItem(r)
+					if err != nil {
 						return err
 					}
 					stored++
-					active += activeCount(disc, 1)
+					counts.item(it.DfltOwner, it.Discontinued, 1)
+					created = append(created, it)
 				}
 				return nil
 			}, `
 				INSERT INTO items (`+itemInsertColumns+`)
 				VALUES `+strings.Join(values, ",\n")+`
 				ON CONFLICT (short_id_key) DO NOTHING
-				RETURNING discontinued`, args...)
+				RETURNING `+itemColumns, args...)
 		}
-		if err := tx.flush(); err != nil {
+		if err := tx.Flush(); err != nil {
 			return err
 		}
-		tx.addCounts(countChanges{countItems: stored, countActiveItems: active})
-		return nil
+		tx.addCounts(counts)
+		for _, it := range created {
+			if err := tx.itemEvent(stockroom.EventItemCreated, stockroom.LedgerEntry{ClientID: it.CreatedBy, Time: it.Created}, it); err != nil {
+				return err
+			}
+		}
+		return tx.markImport(mark)
 	})
 	return stored, err
 }
@@ -210,32 +213,33 @@ func prefixed(alias, columns string) string {
 }
 
 // UpdateItem locks the item with the given ShortID, lets fn change it, and
-// stores the result if fn reports a change. It returns the item as stored, or
+// stores the result if fn reports a change, with its events
+// (itemChangeEvents) under e. It returns the item as stored, or
 // stockroom.ErrNotFound.
-func (db *DB) UpdateItem(ctx context.Context, shortID string, fn func(*stockroom.Item) (bool, error)) (stockroom.Item, error) {
+func (db *DB) UpdateItem(ctx context.Context, shortID string, e stockroom.LedgerEntry, fn func(*stockroom.Item) (bool, error)) (stockroom.Item, error) {
 	var it stockroom.Item
 	err := db.updateNoResult(ctx, func(tx *Tx) error {
 		var (
 			found bool
 			row   itemRow
 		)
-		tx.queryRow(&found, `
+		tx.QueryRow(&found, `
 			SELECT `+itemColumns+`
 			FROM items
 			WHERE short_id_key = $1`+tx.forUpdate(), []any{stockroom.FoldKey(shortID)}, row.dest()...)
-		if err := tx.flush(); err != nil {
+		if err := tx.Flush(); err != nil {
 			return err
 		}
 		if !found {
 			return stockroom.ErrNotFound
 		}
 		it = row.value()
-		wasActive := !it.Discontinued
+		was := it
 		changed, err := fn(&it)
 		if err != nil || !changed {
 			return err
 		}
-		tx.exec(`
+		tx.Exec(`
 			UPDATE items SET
 				description = $2,
 				category = $3,
@@ -249,35 +253,56 @@ func (db *DB) UpdateItem(ctx context.Context, shortID string, fn func(*stockroom
 			WHERE part_no = $1`,
 			it.PartNo, it.Description, it.Category, it.SubCategory, it.UOM, it.PutUp, it.Units, it.DfltOwner,
 			it.Discontinued, micros(it.Modified))
-		switch {
-		case wasActive && it.Discontinued:
-			tx.addCounts(countChanges{countActiveItems: -1})
-		case !wasActive && !it.Discontinued:
-			tx.addCounts(countChanges{countActiveItems: 1})
+		counts := countChanges{}
+		counts.item(was.DfltOwner, was.Discontinued, -1)
+		counts.item(it.DfltOwner, it.Discontinued, 1)
+		tx.addCounts(counts)
+		for _, typ := range itemChangeEvents(was, it) {
+			if err := tx.itemEvent(typ, e, it); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
 	return it, err
 }
 
-// ListItems returns a page of items: active ones only, or all.
-func (db *DB) ListItems(ctx context.Context, activeOnly bool, req stockroom.PageRequest) (stockroom.Page[stockroom.Item], error) {
+// ListItems returns a page of items, active ones only or all, of the
+// catalogues given (their dfltOwner; nil: every one). Each catalogue's
+// items are read from its own index (items_owner, items_owner_active) and
+// counted by its own counter, so a page costs the same however many items
+// the catalogues left out have.
+func (db *DB) ListItems(ctx context.Context, activeOnly bool, catalogues *stockroom.Scope, req stockroom.PageRequest) (stockroom.Page[stockroom.Item], error) {
 	q := pageQuery{from: "items", columns: itemColumns, sort: itemSort, counters: []string{countItems}}
 	if activeOnly {
 		q.where = append(q.where, "NOT discontinued")
 		q.counters = []string{countActiveItems}
 	}
+	if catalogues != nil && !catalogues.All {
+		q.counters = nil
+		for _, owner := range catalogues.IDs {
+			q.branches = append(q.branches, "dflt_owner = "+q.args.add(owner))
+			q.counters = append(q.counters, itemCounter(owner, activeOnly))
+		}
+		if len(q.branches) == 0 {
+			q.where = append(q.where, "1 = 0")
+		}
+	}
 	return queryPage(ctx, db, q, req, scanItem)
 }
 
-// ListItemsInCategory returns every active item of a category in ShortID
-// order.
-func (db *DB) ListItemsInCategory(ctx context.Context, category int64) ([]stockroom.Item, error) {
+// ListItemsInCategory returns every active item of a category, of the
+// catalogues given (nil: every one), in ShortID order.
+func (db *DB) ListItemsInCategory(ctx context.Context, category int64, catalogues *stockroom.Scope) ([]stockroom.Item, error) {
+	a := args{category}
+	where := []string{"category = $1", "NOT discontinued"}
+	if catalogues != nil {
+		where = append(where, scopeCond("dflt_owner", *catalogues, &a))
+	}
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT `+itemColumns+`
-		FROM items
-		WHERE category = $1 AND NOT discontinued
-		ORDER BY short_id_key`, category)
+		FROM items`+whereOf(where)+`
+		ORDER BY short_id_key`, a...)
 	if err != nil {
 		return nil, db.classify(err)
 	}

@@ -112,16 +112,33 @@ func (db *DB) FindTransaction(ctx context.Context, scope stockroom.Scope, owners
 		return t, err
 	}
 	list := []stockroom.Transaction{t}
-	err = db.loadLines(ctx, list)
+	err = loadLines(ctx, db.read, list)
 	return list[0], db.classify(err)
 }
 
 // ListTransactions returns a page of the ledger in scope, newest first.
 func (db *DB) ListTransactions(ctx context.Context, scope stockroom.Scope, f stockroom.TransactionFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Transaction], error) {
+	page, err := queryPage(ctx, db, db.transactionQuery(scope, f), req, scanTransaction)
+	if err != nil {
+		return page, err
+	}
+	return page, db.classify(loadLines(ctx, db.read, page.Items))
+}
+
+// EachTransaction passes every ledger entry ListTransactions lists, with
+// its lines and figures, in its order, to fn (an export: no paging), read
+// in one snapshot from the reports' reader.
+func (db *DB) EachTransaction(ctx context.Context, scope stockroom.Scope, f stockroom.TransactionFilter, req stockroom.PageRequest, fn func(stockroom.Transaction) error) error {
+	e := export[stockroom.Transaction]{q: db.transactionQuery(scope, f), req: req, scan: scanTransaction, load: loadLines}
+	return each(ctx, db, e, fn)
+}
+
+// transactionQuery is the query of the ledger entries in scope that f keeps.
+func (db *DB) transactionQuery(scope stockroom.Scope, f stockroom.TransactionFilter) pageQuery {
 	q := pageQuery{from: transactionFrom, columns: transactionColumns, sort: transactionSort}
 	q.where = append(q.where, ledgerScope(scope, f.Owners, &q.args))
 	if f.ItemShortID != "" {
-		q.where = append(q.where, "i.short_id_key = "+q.args.add(stockroom.FoldKey(f.ItemShortID)))
+		q.where = append(q.where, db.entriesOfItem(q.args.add(stockroom.FoldKey(f.ItemShortID))))
 	}
 	if f.WID != 0 {
 		ph := q.args.add(f.WID)
@@ -130,16 +147,24 @@ func (db *DB) ListTransactions(ctx context.Context, scope stockroom.Scope, f sto
 	if f.Type != "" {
 		q.where = append(q.where, "t.type = "+q.args.add(f.Type))
 	}
-	page, err := queryPage(ctx, db, q, req, scanTransaction)
-	if err != nil {
-		return page, err
-	}
-	return page, db.classify(db.loadLines(ctx, page.Items))
+	return q
+}
+
+// entriesOfItem is the condition on a ledger entry (alias t) that it
+// changes the item whose folded ShortID is the parameter key: it is the
+// item's, or it lists the item among its others in transaction_items (a
+// completion's entry, for each of its components). Each side reads an index
+// (transactions_part_no; transaction_items, then the key), so an item's
+// ledger costs what its entries do, as when every entry was of one item.
+func (db *DB) entriesOfItem(key string) string {
+	item := `(SELECT part_no FROM items WHERE short_id_key = ` + key + `)`
+	return `(t.part_no = ` + item + `
+		OR ` + db.anyOf("t.id", `SELECT transaction_id FROM transaction_items WHERE part_no = `+item) + `)`
 }
 
 // loadLines fills in the lines and figure changes of the given transactions,
 // with one query each.
-func (db *DB) loadLines(ctx context.Context, txs []stockroom.Transaction) error {
+func loadLines(ctx context.Context, qr querier, txs []stockroom.Transaction) error {
 	if len(txs) == 0 {
 		return nil
 	}
@@ -151,32 +176,38 @@ func (db *DB) loadLines(ctx context.Context, txs []stockroom.Transaction) error 
 		ph[i] = a.add(txs[i].ID)
 	}
 	in := strings.Join(ph, ", ")
-	err := db.loadEach(ctx, byID, `
-		SELECT transaction_id, rec_no, wid, spot, units
-		FROM transaction_lines
-		WHERE transaction_id IN (`+in+`)
-		ORDER BY transaction_id, line`, a, func() ([]any, func(*stockroom.Transaction)) {
+	err := loadEach(ctx, qr, byID, idQuery{args: a, text: `
+		SELECT g.transaction_id, g.rec_no, g.part_no, i.short_id, g.wid, g.spot, g.units
+		FROM transaction_lines g JOIN items i ON i.part_no = g.part_no
+		WHERE g.transaction_id IN (` + in + `)
+		ORDER BY g.transaction_id, g.line`}, func() ([]any, func(*stockroom.Transaction)) {
 		var l stockroom.TransactionLine
-		return []any{&l.RecNo, &l.WID, &l.Spot, &l.Units}, func(tx *stockroom.Transaction) { tx.Lines = append(tx.Lines, l) }
+		return []any{&l.RecNo, &l.PartNo, &l.ShortID, &l.WID, &l.Spot, &l.Units}, func(tx *stockroom.Transaction) { tx.Lines = append(tx.Lines, l) }
 	})
 	if err != nil {
 		return err
 	}
-	return db.loadEach(ctx, byID, `
-		SELECT transaction_id, wid, on_order, asn, committed, packed
-		FROM transaction_figures
-		WHERE transaction_id IN (`+in+`)
-		ORDER BY transaction_id, wid`, a, func() ([]any, func(*stockroom.Transaction)) {
+	return loadEach(ctx, qr, byID, idQuery{args: a, text: `
+		SELECT f.transaction_id, f.wid, f.part_no, i.short_id, f.on_order, f.asn, f.committed, f.packed
+		FROM transaction_figures f JOIN items i ON i.part_no = f.part_no
+		WHERE f.transaction_id IN (` + in + `)
+		ORDER BY f.transaction_id, f.wid, f.part_no`}, func() ([]any, func(*stockroom.Transaction)) {
 		var f stockroom.TransactionFigure
-		return []any{&f.WID, &f.OnOrder, &f.ASN, &f.Committed, &f.Packed}, func(tx *stockroom.Transaction) { tx.Figures = append(tx.Figures, f) }
+		return []any{&f.WID, &f.PartNo, &f.ShortID, &f.OnOrder, &f.ASN, &f.Committed, &f.Packed}, func(tx *stockroom.Transaction) { tx.Figures = append(tx.Figures, f) }
 	})
 }
 
-// loadEach runs query, whose rows lead with the id of a transaction of
-// byID: next gives where the rest of a row is scanned to, and what adds it
-// to its transaction once scanned.
-func (db *DB) loadEach(ctx context.Context, byID map[int64]*stockroom.Transaction, query string, a args, next func() ([]any, func(*stockroom.Transaction))) error {
-	rows, err := db.read.QueryContext(ctx, query, a...)
+// idQuery is a statement and its arguments.
+type idQuery struct {
+	text string
+	args args
+}
+
+// loadEach runs q, whose rows lead with the id of a transaction of byID:
+// next gives where the rest of a row is scanned to, and what adds it to its
+// transaction once scanned.
+func loadEach(ctx context.Context, qr querier, byID map[int64]*stockroom.Transaction, q idQuery, next func() ([]any, func(*stockroom.Transaction))) error {
+	rows, err := qr.QueryContext(ctx, q.text, q.args...)
 	if err != nil {
 		return err
 	}

@@ -1,14 +1,17 @@
 package store
 
 import (
-	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/stockroom/stockroom"
 )
 
 // The ledger: one row per stock transaction, one line per lot it touched,
-// with signed units. It is only ever appended to.
+// with signed units. It is only ever appended to. A transaction's row names
+// its item; its lines and figures name theirs, the same but in an entry of
+// several items (a completion's), which transaction_items lists.
 
 // ledgerHead is a transaction's own row.
 type ledgerHead struct {
@@ -40,11 +43,7 @@ func (t *Tx) appendHead(h ledgerHead, id *int64) error {
 // a refused receipt takes no id from the sequence (ids stay gapless where
 // nothing else fails).
 func (t *Tx) appendHeadIf(h ledgerHead, id *int64, found *bool) error {
-	details := h.entry.Details
-	if details == nil {
-		details = map[string]any{}
-	}
-	js, err := json.Marshal(details)
+	js, err := entryDetails(h.entry)
 	if err != nil {
 		return err
 	}
@@ -53,15 +52,15 @@ func (t *Tx) appendHeadIf(h ledgerHead, id *int64, found *bool) error {
 		reason = h.entry.ReasonCode
 	}
 	args := []any{string(h.typ), micros(h.entry.Time), h.entry.ClientID, h.partNo, h.wid, h.toWID, h.spot, h.toSpot,
-		h.units, reason, h.entry.Reference, h.entry.Remark, string(js), h.owner}
+		h.units, reason, h.entry.Reference, h.entry.Remark, js, h.owner}
 	if found != nil {
-		t.queryRow(found, insertHead+`
+		t.QueryRow(found, insertHead+`
 			FROM items
 			WHERE part_no = $4 AND NOT discontinued
 			RETURNING id`, args, id)
 		return nil
 	}
-	t.queryRow(nil, insertHead+`
+	t.QueryRow(nil, insertHead+`
 		RETURNING id`, args, id)
 	return nil
 }
@@ -92,65 +91,112 @@ const linesPerStatement = 1000
 
 // appendLines queues the lines of transaction txID, numbered from 1.
 func (t *Tx) appendLines(txID int64, lines []ledgerLine) {
+	t.appendLinesAfter(txID, 0, lines)
+}
+
+// appendLinesAfter queues lines of transaction txID numbered after the
+// first n it has.
+func (t *Tx) appendLinesAfter(txID int64, n int, lines []ledgerLine) {
 	for start := 0; start < len(lines); start += linesPerStatement {
 		chunk := lines[start:min(start+linesPerStatement, len(lines))]
 		rows := make([]string, len(chunk))
 		args := make([]any, 0, 7*len(chunk))
 		for i, l := range chunk {
 			rows[i] = "(" + params(len(args)+1, len(args)+7) + ")"
-			args = append(args, txID, start+i+1, l.recNo, l.partNo, l.wid, l.spot, l.units)
+			args = append(args, txID, n+start+i+1, l.recNo, l.partNo, l.wid, l.spot, l.units)
 		}
-		t.exec(`
+		t.Exec(`
 			INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
 			VALUES `+strings.Join(rows, ", "), args...)
 	}
 }
 
-// ledgerFigure is a transaction's change to the figures of its item and
-// owner in one warehouse that are not lots' units.
+// ledgerFigure is a transaction's change to the figures of an item (its
+// own, but in an entry of several items) and its owner in one warehouse
+// that are not lots' units.
 type ledgerFigure struct {
-	wid                             int64
+	partNo, wid                     int64
 	onOrder, asn, committed, packed stockroom.Units
 }
 
 // figureOf returns the ledger's record of a level change's figures that are
 // not lots' units.
 func figureOf(c levelChange) ledgerFigure {
-	return ledgerFigure{wid: c.wid, onOrder: c.onOrder, asn: c.asn, committed: c.committed, packed: c.packed}
+	return ledgerFigure{partNo: c.partNo, wid: c.wid, onOrder: c.onOrder, asn: c.asn, committed: c.committed, packed: c.packed}
 }
 
 // appendFigures queues the figure changes of transaction txID, one row per
-// warehouse (changes to the same warehouse are summed; all-zero rows are
+// item and warehouse (changes to the same are summed; all-zero rows are
 // left out).
 func (t *Tx) appendFigures(txID int64, figures []ledgerFigure) {
-	byWID := map[int64]ledgerFigure{}
-	var order []int64
+	type key struct{ partNo, wid int64 }
+	sums := map[key]ledgerFigure{}
+	var order []key
 	for _, f := range figures {
-		s, ok := byWID[f.wid]
+		k := key{f.partNo, f.wid}
+		s, ok := sums[k]
 		if !ok {
-			order = append(order, f.wid)
-			s.wid = f.wid
+			order = append(order, k)
+			s.partNo, s.wid = f.partNo, f.wid
 		}
 		s.onOrder, s.asn = s.onOrder.Add(f.onOrder), s.asn.Add(f.asn)
 		s.committed, s.packed = s.committed.Add(f.committed), s.packed.Add(f.packed)
-		byWID[f.wid] = s
+		sums[k] = s
 	}
 	var (
 		rows []string
 		args []any
 	)
-	for _, wid := range order {
-		f := byWID[wid]
+	for _, k := range order {
+		f := sums[k]
 		if f.onOrder.IsZero() && f.asn.IsZero() && f.committed.IsZero() && f.packed.IsZero() {
 			continue
 		}
-		rows = append(rows, "("+params(len(args)+1, len(args)+6)+")")
-		args = append(args, txID, f.wid, f.onOrder, f.asn, f.committed, f.packed)
+		rows = append(rows, "("+params(len(args)+1, len(args)+7)+")")
+		args = append(args, txID, f.wid, f.partNo, f.onOrder, f.asn, f.committed, f.packed)
 	}
 	if len(rows) == 0 {
 		return
 	}
-	t.exec(`
-		INSERT INTO transaction_figures (transaction_id, wid, on_order, asn, committed, packed)
+	t.Exec(`
+		INSERT INTO transaction_figures (transaction_id, wid, part_no, on_order, asn, committed, packed)
+		VALUES `+strings.Join(rows, ", "), args...)
+}
+
+// entryParts are lines and figures gathered for one ledger entry of
+// several items before its id is known (a completion's: its components'
+// consumption, gathered by writeAllocations).
+type entryParts struct {
+	lines   []ledgerLine
+	figures []ledgerFigure
+}
+
+// appendParts queues parts into transaction txID of item partNo, which has
+// n lines already: the lines numbered after those, the figures, and in
+// transaction_items every item other than partNo that they change, so that
+// the ledger filtered by any of them finds the entry.
+func (t *Tx) appendParts(txID, partNo int64, n int, p entryParts) {
+	t.appendLinesAfter(txID, n, p.lines)
+	t.appendFigures(txID, p.figures)
+	others := map[int64]bool{}
+	for _, l := range p.lines {
+		others[l.partNo] = true
+	}
+	for _, f := range p.figures {
+		others[f.partNo] = true
+	}
+	delete(others, partNo)
+	items := slices.Sorted(maps.Keys(others))
+	if len(items) == 0 {
+		return
+	}
+	rows := make([]string, len(items))
+	args := make([]any, 0, 2*len(items))
+	for i, item := range items {
+		rows[i] = "(" + params(len(args)+1, len(args)+2) + ")"
+		args = append(args, item, txID)
+	}
+	t.Exec(`
+		INSERT INTO transaction_items (part_no, transaction_id)
 		VALUES `+strings.Join(rows, ", "), args...)
 }

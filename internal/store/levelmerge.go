@@ -4,21 +4,23 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/stockroom/stockroom/internal/store/txn"
 )
 
 // Level rows of a lockstep's members, changed by one statement
 // (PostgreSQL).
 //
-// In a lockstep (lockstep.go) every member's statements go in one
+// In a lockstep (txn: lockstep.go) every member's statements go in one
 // pipeline, but PostgreSQL still runs each as a statement of its own, and
 // what it spends per statement (starting its executor, preparing the
 // table's CHECK constraints and generated column, sending its result) is
 // much of what it spends on a change of one row. An issue changes four
 // level rows, a move two besides those it may create, each by changeLevel.
 // So when two or more members of a step send changeLevel statements, those
-// go as one: mergedChangeLevel, whose rows come back each with its key and
-// are read into the level row of that key of the statement it came from,
-// as if that had run alone.
+// go as one (the engine's merge, txn.Merger): mergedChangeLevel, whose rows
+// come back each with its key and are read into the level row of that key
+// of the statement it came from, as if that had run alone.
 //
 // Lock order. The merged statement locks its rows in the order of their
 // keys in levels (its locking subquery sorts them), which, members being in
@@ -71,73 +73,24 @@ var mergedChangeLevel = func() string {
 		RETURNING ` + strings.Join(returned, ", ")
 }()
 
-// queueStep queues the statements of a lockstep step's members, member
-// after member, each by queue(s, st). When merge is true and the
-// statements of two or more members may join (joinsMerged), those go as
-// one, where the first of them was, by queue(nil, merged). It returns the
-// number of rows the merged statement changes.
-func queueStep(flushing []*stepper, merge bool, queue func(*stepper, stmt)) int {
-	joins := make([][]bool, len(flushing))
-	var joined []*levelStmt
-	members := 0
-	for i, s := range flushing {
-		if !merge {
-			continue
-		}
-		joins[i] = joinsMerged(s.tx.queue)
-		had := len(joined)
-		for j, st := range s.tx.queue {
-			if joins[i][j] {
-				joined = append(joined, st.levels)
-			}
-		}
-		if len(joined) > had {
-			members++
-		}
-	}
-	if members < 2 {
-		clear(joins)
-		joined = nil
-	}
-	merged, rows := mergeLevelStatements(joined)
-	for i, s := range flushing {
-		for j, st := range s.tx.queue {
-			s.wrote = s.wrote || writes(st.sql)
-			switch {
-			case joins[i] == nil || !joins[i][j]:
-				queue(s, st)
-			case merged != nil:
-				queue(nil, *merged)
-				merged = nil
-			}
-		}
-		s.tx.queue = s.tx.queue[:0]
-	}
-	return rows
-}
+// levelMerger merges the changeLevel statements of a lockstep's members
+// (txn.Merger): each Part is a *levelStmt.
+type levelMerger struct{}
 
-// joinsMerged returns, for each statement of a member's flush, whether it
-// may join a merged statement: a changeLevel statement with no growLevels
-// statement of the member before it (which, not joining, would otherwise
-// lock its row after the member's next rows).
-func joinsMerged(queue []stmt) []bool {
-	joins := make([]bool, len(queue))
-	for i, st := range queue {
-		if st.levels == nil {
-			continue
-		}
-		if st.sql != changeLevel {
-			break
-		}
-		joins[i] = true
+// Merge returns mergedChangeLevel for the rows of the changeLevel
+// statements whose levelStmt are parts.
+func (levelMerger) Merge(parts []any) (*txn.Stmt, int) {
+	ls := make([]*levelStmt, len(parts))
+	for i, p := range parts {
+		ls[i] = p.(*levelStmt)
 	}
-	return joins
+	return mergeLevelStatements(ls)
 }
 
 // mergeLevelStatements returns mergedChangeLevel for the rows of the
 // changeLevel statements ls, which reads each returned row into the level
 // row of that key, and the number of rows; nil for none.
-func mergeLevelStatements(ls []*levelStmt) (*stmt, int) {
+func mergeLevelStatements(ls []*levelStmt) (*txn.Stmt, int) {
 	arrays := make([][]int64, 3+len(levelFigures)+1)
 	byKey := map[[3]int64]*levelRow{}
 	for _, l := range ls {
@@ -156,7 +109,7 @@ func mergeLevelStatements(ls []*levelStmt) (*stmt, int) {
 	for i := range arrays {
 		args[i] = arrays[i]
 	}
-	return &stmt{sql: mergedChangeLevel, args: args, read: func(rs rows) error {
+	return &txn.Stmt{SQL: mergedChangeLevel, Args: args, Read: func(rs rows) error {
 		return readLevelRows(rs, func(key [3]int64) *levelRow { return byKey[key] })
 	}}, len(byKey)
 }

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/store/txn"
 )
 
 // Stock levels, kept in the same transaction as every change to what they
@@ -200,8 +200,12 @@ type levelRow struct {
 // changeLevels queues level changes in every grain. The rows are changed in
 // the order of their keys in levels, whichever grain they belong to, by
 // every transaction: that is the order their locks are taken in. Rows next
-// to each other that the change may create go in one statement.
-func (t *Tx) changeLevels(now time.Time, changes ...levelChange) *levelUpdate {
+// to each other that the change may create go in one statement. After them
+// it queues a stocklevel.changed event of each row of item, warehouse and
+// owner changed, from the row as it then is (queueLevelEvents), made by e's
+// client at e's time.
+func (t *Tx) changeLevels(e stockroom.LedgerEntry, changes ...levelChange) *levelUpdate {
+	now := e.Time
 	u := &levelUpdate{}
 	for _, g := range levelGrains {
 		sum := map[[3]int64]levelChange{} // key in levels -> summed change
@@ -222,14 +226,20 @@ func (t *Tx) changeLevels(now time.Time, changes ...levelChange) *levelUpdate {
 	for rest := u.rows; len(rest) > 0; {
 		n, statement := 1, changeLevel
 		if rest[0].change.grows() {
-			for n < len(rest) && n < maxGrowRows && rest[n].change.grows() {
+			for n < len(rest) && (n < maxGrowRows || t.Postgres()) && rest[n].change.grows() {
 				n++
+			}
+			if n > maxGrowRows { // PostgreSQL: many neighbours, one statement (levelrun.go)
+				t.growRows(rest[:n], mod)
+				rest = rest[n:]
+				continue
 			}
 			statement = growLevels(n)
 		}
 		t.changeLevelRows(rest[:n], statement, mod)
 		rest = rest[n:]
 	}
+	t.queueLevelEvents(e, changes)
 	return u
 }
 
@@ -247,9 +257,11 @@ func (r *levelRow) values(mod int64) []int64 {
 
 // changeLevelRows queues one statement of the rows' changes, changeLevel
 // for one row or growLevels for several; each row it returns is matched to
-// its change by its key, and a row it does not return stays not found. The
-// statement carries its rows, so that a lockstep may send it merged with
-// others (levelmerge.go).
+// its change by its key, and a row it does not return stays not found. A
+// changeLevel statement carries its rows, so that a lockstep may send it
+// merged with others (levelmerge.go); a growLevels one is marked as not to
+// be merged, so that no later changeLevel of its transaction is merged
+// ahead of it.
 func (t *Tx) changeLevelRows(lr []levelRow, statement string, mod int64) {
 	var args []any
 	for i := range lr {
@@ -257,8 +269,12 @@ func (t *Tx) changeLevelRows(lr []levelRow, statement string, mod int64) {
 			args = append(args, v)
 		}
 	}
-	t.queue = append(t.queue, stmt{sql: statement, args: args, levels: &levelStmt{rows: lr, mod: mod},
-		read: func(rs rows) error {
+	var part any
+	if statement == changeLevel {
+		part = &levelStmt{rows: lr, mod: mod}
+	}
+	t.Queue(txn.Stmt{SQL: statement, Args: args, Merger: levelMerger{}, Part: part,
+		Read: func(rs rows) error {
 			return readLevelRows(rs, func(key [3]int64) *levelRow {
 				if i := slices.IndexFunc(lr, func(r levelRow) bool { return r.key == key }); i >= 0 {
 					return &lr[i]
@@ -268,7 +284,8 @@ func (t *Tx) changeLevelRows(lr []levelRow, statement string, mod int64) {
 		}})
 }
 
-// levelStmt is what a level statement changes: its rows, at the time mod.
+// levelStmt is what a changeLevel statement changes: its rows, at the time
+// mod.
 type levelStmt struct {
 	rows []levelRow
 	mod  int64

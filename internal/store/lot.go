@@ -121,6 +121,17 @@ func (db *DB) FindLot(ctx context.Context, recNo int64) (stockroom.Lot, error) {
 
 // ListLots returns a page of lots in scope, newest received first by default.
 func (db *DB) ListLots(ctx context.Context, scope stockroom.Scope, f stockroom.LotFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Lot], error) {
+	return queryPage(ctx, db, lotQuery(scope, f), req, scanLot)
+}
+
+// EachLot passes every lot ListLots lists, in its order, to fn (an export:
+// no paging), read in one snapshot from the reports' reader.
+func (db *DB) EachLot(ctx context.Context, scope stockroom.Scope, f stockroom.LotFilter, req stockroom.PageRequest, fn func(stockroom.Lot) error) error {
+	return each(ctx, db, export[stockroom.Lot]{q: lotQuery(scope, f), req: req, scan: scanLot}, fn)
+}
+
+// lotQuery is the query of the lots in scope that f keeps.
+func lotQuery(scope stockroom.Scope, f stockroom.LotFilter) pageQuery {
 	q := pageQuery{from: lotFrom, columns: lotSelect, sort: lotSort}
 	// no filter beyond scope and warehouse: the kept counts answer the total
 	plain := f.Owners == nil || f.Owners.All
@@ -161,5 +172,5 @@ func (db *DB) ListLots(ctx context.Context, scope stockroom.Scope, f stockroom.L
 	if !plain {
 		q.counters = nil
 	}
-	return queryPage(ctx, db, q, req, scanLot)
+	return q
 }

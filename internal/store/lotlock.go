@@ -36,6 +36,11 @@ type lotLocks struct {
 // next limit of them, or all the rest when limit is 0. Lots whose every
 // unit is allocated to orders are left out: they have nothing to give. It
 // flushes, unless every candidate is locked already.
+//
+// Draw order (contract §7) is its statement's ORDER BY received, rec_no:
+// oldest received first, then lowest recNo; "after the last lot" is the
+// same pair compared. Issues, moves, transfers and every commit take their
+// lots here (storetest's DrawAfterSplit pins the order).
 func (t *Tx) lockMore(l *lotLocks, limit int) error {
 	if l.all {
 		return nil
@@ -74,7 +79,7 @@ func (t *Tx) lockMore(l *lotLocks, limit int) error {
 	if limit > 0 {
 		limitClause = "\n\t\tLIMIT " + a.add(limit)
 	}
-	t.query(func(r rows) error {
+	t.Query(func(r rows) error {
 		n := 0
 		for r.Next() {
 			var c stockroom.Candidate
@@ -91,5 +96,5 @@ func (t *Tx) lockMore(l *lotLocks, limit int) error {
 		FROM lots
 		WHERE `+strings.Join(conds, "\n\t\t  AND ")+`
 		ORDER BY received, rec_no`+limitClause+t.forUpdate(), a...)
-	return t.flush()
+	return t.Flush()
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/store/txn"
 )
 
 // args collects positional parameters while a query is assembled.
@@ -93,6 +94,14 @@ type pageQuery struct {
 	// rows the query matches when no modifiedSince applies; none means
 	// COUNT(*).
 	counters []string
+	// branches, when set, are conditions one of which each row meets: one
+	// per value of a column an index leads with (items of one catalogue,
+	// say). A page is then read as the union of one query per branch, each
+	// in the list's order and cut at the page's end, so that the index
+	// gives each branch its rows in order and a page costs what its place
+	// in the list does, however many rows the values left out have. from
+	// is then one table, whose columns the sort names unqualified.
+	branches []string
 }
 
 // queryOne runs a query for one record; no row is stockroom.ErrNotFound.
@@ -102,7 +111,7 @@ func queryOne[T any](ctx context.Context, db *DB, scan func(scanner) (T, error),
 		return v, stockroom.ErrNotFound
 	}
 	if err != nil {
-		return v, db.classify(fmt.Errorf("%s: %w", firstLine(query), err))
+		return v, db.classify(fmt.Errorf("%s: %w", txn.FirstLine(query), err))
 	}
 	return v, nil
 }
@@ -122,8 +131,8 @@ func queryPage[T any](ctx context.Context, db *DB, q pageQuery, req stockroom.Pa
 		q.where = append(q.where, q.sort.modified+" >= "+q.args.add(micros(req.ModifiedSince)))
 	}
 	countSQL, countArgs := q.count(req)
-	read := func(qr querier, offset, limit int64, reverse bool, total *int64) error {
-		return q.read(ctx, qr, req, offset, limit, reverse, total, func(row scanner) error {
+	read := func(qr querier, w pageWindow) error {
+		return q.read(ctx, qr, req, w, func(row scanner) error {
 			item, err := scan(row)
 			page.Items = append(page.Items, item)
 			return err
@@ -131,7 +140,7 @@ func queryPage[T any](ctx context.Context, db *DB, q pageQuery, req stockroom.Pa
 	}
 	offset, limit := req.Offset(), req.PageSize
 	if offset < db.directOffset {
-		if err := read(db.read, offset, limit, false, &page.Total); err != nil {
+		if err := read(db.read, pageWindow{offset: offset, limit: limit, total: &page.Total}); err != nil {
 			return page, db.classify(err)
 		}
 		if len(page.Items) > 0 {
@@ -155,7 +164,7 @@ func queryPage[T any](ctx context.Context, db *DB, q pageQuery, req stockroom.Pa
 				limit, offset = limit+offset, 0
 			}
 		}
-		err := read(tx, offset, limit, reverse, nil)
+		err := read(tx, pageWindow{offset: offset, limit: limit, reverse: reverse})
 		if reverse {
 			slices.Reverse(page.Items)
 		}
@@ -166,8 +175,16 @@ func queryPage[T any](ctx context.Context, db *DB, q pageQuery, req stockroom.Pa
 
 // whereClause is the query's WHERE clause, "" when nothing filters.
 func (q pageQuery) whereClause() string {
+	if len(q.branches) > 0 {
+		return whereOf(append(slices.Clone(q.where), "("+strings.Join(q.branches, " OR ")+")"))
+	}
+	return whereOf(q.where)
+}
+
+// whereOf is the WHERE clause of conditions, "" when none filters.
+func whereOf(where []string) string {
 	var conds []string
-	for _, c := range q.where {
+	for _, c := range where {
 		if c != "" {
 			conds = append(conds, c)
 		}
@@ -176,6 +193,24 @@ func (q pageQuery) whereClause() string {
 		return ""
 	}
 	return " WHERE " + strings.Join(conds, " AND ")
+}
+
+// source is what a page ending at row end is read from, in the order
+// given: the query's table and its conditions, or, with branches, the union
+// of each branch's first end rows in that order, named as the table is.
+func (q pageQuery) source(order string, end int64, a *args) string {
+	if len(q.branches) == 0 {
+		return q.from + q.whereClause()
+	}
+	last := a.add(end)
+	parts := make([]string, len(q.branches))
+	for i, b := range q.branches {
+		// Each branch in a subquery of its own: SQLite takes no ORDER BY
+		// or LIMIT on a member of a compound SELECT.
+		parts[i] = "SELECT * FROM (SELECT * FROM " + q.from + whereOf(append(slices.Clone(q.where), b)) +
+			" ORDER BY " + order + " LIMIT " + last + ") b" + strconv.Itoa(i)
+	}
+	return "(" + strings.Join(parts, " UNION ALL ") + ") " + q.from
 }
 
 // count is the statement that counts the query's rows: a sum of kept
@@ -191,27 +226,35 @@ func (q pageQuery) count(req stockroom.PageRequest) (string, []any) {
 	return "SELECT COUNT(*) FROM " + q.from + q.whereClause(), q.args
 }
 
-// read selects limit rows from offset, in the requested order or its
-// reverse, and passes each to add. With total, the statement also carries
-// the count, read into total.
-func (q pageQuery) read(ctx context.Context, qr querier, req stockroom.PageRequest, offset, limit int64, reverse bool, total *int64, add func(scanner) error) error {
+// pageWindow is which rows of a list one statement reads: limit rows from
+// offset, in the requested order or its reverse; with total, the statement
+// also carries the count, read into total.
+type pageWindow struct {
+	offset, limit int64
+	reverse       bool
+	total         *int64
+}
+
+// read selects the rows of window w and passes each to add.
+func (q pageQuery) read(ctx context.Context, qr querier, req stockroom.PageRequest, w pageWindow, add func(scanner) error) error {
 	countSQL, _ := q.count(req)
 	a := q.args
 	text := "SELECT " + q.columns
-	if total != nil {
+	if w.total != nil {
 		text += ", (" + countSQL + ")"
 	}
-	text += " FROM " + q.from + q.whereClause() +
-		" ORDER BY " + q.sort.orderBy(req, reverse) +
-		" LIMIT " + a.add(limit) + " OFFSET " + a.add(offset)
+	order := q.sort.orderBy(req, w.reverse)
+	text += " FROM " + q.source(order, w.offset+w.limit, &a) +
+		" ORDER BY " + order +
+		" LIMIT " + a.add(w.limit) + " OFFSET " + a.add(w.offset)
 	rows, err := qr.QueryContext(ctx, text, a...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	row := scanner(rows)
-	if total != nil {
-		row = withExtra{rows, total}
+	if w.total != nil {
+		row = withExtra{rows, w.total}
 	}
 	for rows.Next() {
 		if err := add(row); err != nil {

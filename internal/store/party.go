@@ -114,8 +114,31 @@ func (db *DB) ListParties(ctx context.Context, kind stockroom.PartyKind, activeO
 // same kind in any letter case is stockroom.ErrDuplicate.
 func (db *DB) CreateParty(ctx context.Context, key *stockroom.IdempotencyKey, p *stockroom.Party) error {
 	return db.update(ctx, key, func(tx *Tx) (any, error) {
-		var id int64
-		tx.queryRow(nil, `
+		if err := tx.insertParties([]*stockroom.Party{p}); err != nil {
+			return nil, err
+		}
+		return *p, nil
+	})
+}
+
+// CreateParties stores new customers or vendors in one transaction, all or
+// none (an import's, contract §15, whose record mark is, see
+// Tx.markImport), and sets their assigned IDs; a ShortID taken is
+// stockroom.ErrDuplicate.
+func (db *DB) CreateParties(ctx context.Context, ps []*stockroom.Party, mark *stockroom.ImportMark) error {
+	return db.updateNoResult(ctx, func(tx *Tx) error {
+		if err := tx.insertParties(ps); err != nil {
+			return err
+		}
+		return tx.markImport(mark)
+	})
+}
+
+// insertParties queues the insert of each of ps, sends them together and
+// sets their IDs.
+func (t *Tx) insertParties(ps []*stockroom.Party) error {
+	for _, p := range ps {
+		t.QueryRow(nil, `
 			INSERT INTO parties (
 				kind,
 				short_id,
@@ -138,16 +161,15 @@ func (db *DB) CreateParty(ctx context.Context, key *stockroom.IdempotencyKey, p 
 			RETURNING id`,
 			[]any{string(p.Kind), p.ShortID, stockroom.FoldKey(p.ShortID), p.Name, p.Address1, p.Address2, p.City,
 				p.State, p.Zip, p.Country, p.Phone, p.Fax, p.Email, p.Contact, p.Active, micros(p.Created), micros(p.Modified)},
-			&id)
-		if err := tx.flush(); err != nil {
-			if isUniqueViolation(err) {
-				return nil, stockroom.ErrDuplicate
-			}
-			return nil, err
+			&p.ID)
+	}
+	if err := t.Flush(); err != nil {
+		if isUniqueViolation(err) {
+			return stockroom.ErrDuplicate
 		}
-		p.ID = id
-		return *p, nil
-	})
+		return err
+	}
+	return nil
 }
 
 // UpdateParty locks the customer or vendor with a ShortID, lets fn change
@@ -160,12 +182,12 @@ func (db *DB) UpdateParty(ctx context.Context, kind stockroom.PartyKind, shortID
 			found bool
 			row   partyRow
 		)
-		tx.queryRow(&found, `
+		tx.QueryRow(&found, `
 			SELECT `+partyColumns+`
 			FROM parties
 			WHERE kind = $1 AND short_id_key = $2`+tx.forUpdate(),
 			[]any{string(kind), stockroom.FoldKey(shortID)}, row.dest()...)
-		if err := tx.flush(); err != nil {
+		if err := tx.Flush(); err != nil {
 			return err
 		}
 		if !found {
@@ -176,7 +198,7 @@ func (db *DB) UpdateParty(ctx context.Context, kind stockroom.PartyKind, shortID
 		if err != nil || !changed {
 			return err
 		}
-		tx.exec(`
+		tx.Exec(`
 			UPDATE parties SET
 				name = $2,
 				address1 = $3,

@@ -171,7 +171,7 @@ func (r *orderRead[O, P]) value() O {
 // with its lines, in r after the next flush.
 func (k orderKind[O, P]) read(t *Tx, no string, r *orderRead[O, P]) {
 	r.k = k
-	t.query(r.read, orderQuery, string(k.kind), stockroom.FoldKey(no))
+	t.Query(r.read, orderQuery, string(k.kind), stockroom.FoldKey(no))
 }
 
 // FindPurchaseOrder returns the purchase order numbered no, in any letter
@@ -257,6 +257,26 @@ func (db *DB) ListPurchaseOrders(ctx context.Context, scope stockroom.Scope, f s
 // only. The filters keep orders with such a line of the item, warehouse or
 // owner asked for.
 func (k orderKind[O, P]) list(ctx context.Context, db *DB, scope stockroom.Scope, f stockroom.OrderFilter, req stockroom.PageRequest) (stockroom.Page[O], error) {
+	page, err := queryPage(ctx, db, k.listQuery(scope, f), req, k.scanHead)
+	if err != nil {
+		return page, err
+	}
+	return page, db.classify(k.sumLines(ctx, db.read, scope, f.Owners, page.Items))
+}
+
+// scanHead scans an order's header, as the list reads it.
+func (k orderKind[O, P]) scanHead(row scanner) (O, error) {
+	var (
+		o O
+		r headRow
+	)
+	err := row.Scan(r.dest(P(&o).Header())...)
+	r.set(P(&o).Header())
+	return o, err
+}
+
+// listQuery is the query of list (and of an export of it).
+func (k orderKind[O, P]) listQuery(scope stockroom.Scope, f stockroom.OrderFilter) pageQuery {
 	q := pageQuery{from: orderFrom, columns: orderHeadColumns, sort: orderSort(k.kind)}
 	q.where = append(q.where, "o.kind = "+q.args.add(string(k.kind)))
 	if f.OpenOnly {
@@ -284,24 +304,12 @@ func (k orderKind[O, P]) list(ctx context.Context, db *DB, scope stockroom.Scope
 	if len(conds) > 0 {
 		q.where = append(q.where, "EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND "+strings.Join(conds, " AND ")+")")
 	}
-	page, err := queryPage(ctx, db, q, req, func(row scanner) (O, error) {
-		var (
-			o O
-			r headRow
-		)
-		err := row.Scan(r.dest(P(&o).Header())...)
-		r.set(P(&o).Header())
-		return o, err
-	})
-	if err != nil {
-		return page, err
-	}
-	return page, db.classify(k.sumLines(ctx, db, scope, f.Owners, page.Items))
+	return q
 }
 
 // sumLines sets the totals of the orders from their lines in scope and of
 // owners, read with one query.
-func (k orderKind[O, P]) sumLines(ctx context.Context, db *DB, scope stockroom.Scope, owners *stockroom.Scope, orders []O) error {
+func (k orderKind[O, P]) sumLines(ctx context.Context, qr querier, scope stockroom.Scope, owners *stockroom.Scope, orders []O) error {
 	if len(orders) == 0 {
 		return nil
 	}
@@ -312,7 +320,7 @@ func (k orderKind[O, P]) sumLines(ctx context.Context, db *DB, scope stockroom.S
 		ph[i] = a.add(P(&orders[i]).Header().ID)
 	}
 	conds := append([]string{"l.order_id IN (" + strings.Join(ph, ", ") + ")"}, lineScope(scope, owners, &a)...)
-	rs, err := db.read.QueryContext(ctx, `
+	rs, err := qr.QueryContext(ctx, `
 		SELECT l.order_id, l.units, l.unit_price
 		FROM order_lines l
 		WHERE `+strings.Join(conds, " AND "), a...)

@@ -27,7 +27,7 @@ type orderHead struct {
 // lockOrder queues the locking of the order of a kind with the case-folded
 // number key; h and found are set at the next flush.
 func (t *Tx) lockOrder(kind, key string, h *orderHead, found *bool) {
-	t.queryRow(found, `
+	t.QueryRow(found, `
 		SELECT id, order_no, status, party
 		FROM orders
 		WHERE kind = $1 AND order_no_key = $2`+t.forUpdate(),
@@ -47,7 +47,7 @@ type purchaseLine struct {
 // on its way; l is filled in at the next flush. The order's header must be
 // locked first (lockOrder).
 func (t *Tx) changePurchaseLine(orderID, lineNo int64, l *purchaseLine, found *bool) {
-	t.queryRow(found, `
+	t.QueryRow(found, `
 		UPDATE order_lines SET
 			received = received + $3,
 			in_transit = in_transit + $4,
@@ -84,7 +84,7 @@ func (l purchaseLine) justDelivered() bool {
 // or rejected in full), Partial once anything has arrived, else Open. An
 // ended order keeps its status. The header must be locked (lockOrder).
 func (t *Tx) settlePurchaseStatus(orderID int64, now time.Time) {
-	t.exec(`
+	t.Exec(`
 		UPDATE orders SET
 			status = CASE
 				WHEN status IN ('Closed', 'Canceled') THEN status

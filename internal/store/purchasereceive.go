@@ -34,7 +34,7 @@ func (t *Tx) lockReceiptLines(rs []stockroom.Receipt, now time.Time) *receiptLin
 			continue
 		}
 		rl.lines[i].byReceived = r.Units
-		t.receiveLine(stockroom.FoldKey(r.Order.PONo), r.Order.Line, now, &rl.lines[i], &rl.orderID[i], &rl.status[i], &rl.found[i])
+		t.receiveLine(rl, i, r.Order, now)
 	}
 	return rl
 }
@@ -50,27 +50,29 @@ const markArrived = `
 	WHERE kind = 'purchase' AND order_no_key = $1
 	RETURNING id, status`
 
-// receiveLine queues the change of the header of the purchase order with
-// the folded number key (markArrived: first, as the lock order asks) and of
-// its line by l.byReceived; l, orderID, status and found are set at the
-// next flush. The header stays locked to the commit, so the status this
-// transaction settles is judged on every line's latest figures. On
-// PostgreSQL it is one statement; SQLite, which has no UPDATE in WITH (and
-// no round trips to save), runs two.
-func (t *Tx) receiveLine(key string, lineNo int64, now time.Time, l *purchaseLine, orderID *int64, status *stockroom.OrderStatus, found *bool) {
+// receiveLine queues the change of the header of receipt i's purchase
+// order o (markArrived: first, as the lock order asks) and of its line by
+// the receipt's units (rl.lines[i].byReceived); rl's line, order id, status
+// and found of receipt i are set at the next flush. The header stays locked
+// to the commit, so the status this transaction settles is judged on every
+// line's latest figures. On PostgreSQL it is one statement; SQLite, which
+// has no UPDATE in WITH (and no round trips to save), runs two.
+func (t *Tx) receiveLine(rl *receiptLines, i int, o *stockroom.ReceiptOrder, now time.Time) {
+	key, lineNo := stockroom.FoldKey(o.PONo), o.Line
+	l, orderID, status, found := &rl.lines[i], &rl.orderID[i], &rl.status[i], &rl.found[i]
 	const returning = `
 		RETURNING part_no, wid, owner, units, received, in_transit, rejected, unit_price, order_id`
 	dest := []any{&l.partNo, &l.wid, &l.owner, &l.line.Units, &l.line.UnitsReceived, &l.line.UnitsInTransit,
 		&l.line.UnitsRejected, &l.line.UnitPrice, orderID}
-	if t.pg == nil {
-		t.queryRow(new(bool), markArrived, []any{key, micros(now)}, orderID, status)
-		t.queryRow(found, `
+	if !t.Postgres() {
+		t.QueryRow(new(bool), markArrived, []any{key, micros(now)}, orderID, status)
+		t.QueryRow(found, `
 			UPDATE order_lines SET received = received + $3
 			WHERE order_id = (SELECT id FROM orders WHERE kind = 'purchase' AND order_no_key = $1) AND line_no = $2`+returning,
 			[]any{key, lineNo, l.byReceived}, dest...)
 		return
 	}
-	t.queryRow(found, `
+	t.QueryRow(found, `
 		WITH head AS (`+markArrived+`)
 		UPDATE order_lines SET received = received + $4
 		WHERE order_id = (SELECT id FROM head) AND line_no = $3`+returning+`,
@@ -105,7 +107,7 @@ func (rl *receiptLines) check(i int, r stockroom.Receipt) error {
 // The correction is not settled: it lands on the level rows the receipt's
 // in-stock change has just made listed, so it changes no count, and it
 // leaves on_order at what the line has due, within the largest figure.
-func (t *Tx) settleReceiptLine(rl *receiptLines, i int, r stockroom.Receipt, txID int64, now time.Time) {
+func (t *Tx) settleReceiptLine(rl *receiptLines, i int, r stockroom.Receipt, txID int64, e stockroom.LedgerEntry) {
 	if r.Order == nil {
 		return
 	}
@@ -116,9 +118,9 @@ func (t *Tx) settleReceiptLine(rl *receiptLines, i int, r stockroom.Receipt, txI
 	}
 	if fix := change.onOrder.Sub(r.Order.OnOrder); !fix.IsZero() {
 		change.onOrder = fix
-		t.changeLevels(now, change)
+		t.changeLevels(e, change)
 	}
 	if l.justDelivered() { // the others left the order Partial (receiveLine)
-		t.settlePurchaseStatus(rl.orderID[i], now)
+		t.settlePurchaseStatus(rl.orderID[i], e.Time)
 	}
 }

@@ -27,15 +27,15 @@ import (
 // a discontinued item, an inactive warehouse or an inactive owner is an
 // *stockroom.OrderLineRefusal.
 func (db *DB) CreatePurchaseOrder(ctx context.Context, key *stockroom.IdempotencyKey, o stockroom.PurchaseOrder, e stockroom.LedgerEntry) (stockroom.PurchaseOrder, error) {
-	return purchaseOrders.create(ctx, db, key, o, e.Time, purchaseWrite(e))
+	return purchaseOrders.create(ctx, newOrderWriter(db, key, purchaseWrite(e)), o, e.Time)
 }
 
 // create stores new order o (its party, dates, texts, and lines with their
-// item, warehouse, owner and units) as Open, at now, with write, and
-// returns it as stored, recording key's answer in the same transaction.
-func (k orderKind[O, P]) create(ctx context.Context, db *DB, key *stockroom.IdempotencyKey, o O, now time.Time, write orderWrite[O]) (O, error) {
+// item, warehouse, owner and units) as Open, at now, with w, and returns it
+// as stored.
+func (k orderKind[O, P]) create(ctx context.Context, w orderWriter[O], o O, now time.Time) (O, error) {
 	var res O
-	err := db.update(ctx, key, func(tx *Tx) (any, error) {
+	err := w.db.update(ctx, w.key, func(tx *Tx) (any, error) {
 		o := k.clone(o)
 		h := P(&o).Header()
 		h.Status, h.Created, h.Modified = stockroom.OrderOpen, now, now
@@ -49,7 +49,7 @@ func (k orderKind[O, P]) create(ctx context.Context, db *DB, key *stockroom.Idem
 			none O
 			err  error
 		)
-		res, err = write(tx, &none, &o)
+		res, err = w.write(tx, &none, &o)
 		return res, err
 	})
 	return res, err
@@ -62,7 +62,7 @@ func (k orderKind[O, P]) create(ctx context.Context, db *DB, key *stockroom.Idem
 // change), or stockroom.ErrNotFound; an error of fn changes nothing. A
 // key's answer is recorded in the same transaction.
 func (db *DB) ChangePurchaseOrder(ctx context.Context, key *stockroom.IdempotencyKey, no string, e stockroom.LedgerEntry, fn func(*stockroom.PurchaseOrder) (bool, error)) (stockroom.PurchaseOrder, error) {
-	return purchaseOrders.change(ctx, db, key, no, fn, purchaseWrite(e))
+	return purchaseOrders.change(ctx, newOrderWriter(db, key, purchaseWrite(e)), no, fn)
 }
 
 // orderWrite writes an order, locked, as changed from old (the zero order
@@ -70,13 +70,25 @@ func (db *DB) ChangePurchaseOrder(ctx context.Context, key *stockroom.Idempotenc
 // read back once written.
 type orderWrite[O any] func(t *Tx, old, o *O) (O, error)
 
+// orderWriter stores orders of a kind in db, each under key (whose answer
+// is recorded in the same transaction) and by write.
+type orderWriter[O any] struct {
+	db    *DB
+	key   *stockroom.IdempotencyKey
+	write orderWrite[O]
+}
+
+func newOrderWriter[O any](db *DB, key *stockroom.IdempotencyKey, write orderWrite[O]) orderWriter[O] {
+	return orderWriter[O]{db: db, key: key, write: write}
+}
+
 // change locks the order numbered no (lock), lets fn change it, and stores
-// what fn changed with write. It returns the order as stored (unchanged
-// when fn reports no change), or stockroom.ErrNotFound; an error of fn
-// changes nothing.
-func (k orderKind[O, P]) change(ctx context.Context, db *DB, key *stockroom.IdempotencyKey, no string, fn func(*O) (bool, error), write orderWrite[O]) (O, error) {
+// what fn changed with w. It returns the order as stored (unchanged when fn
+// reports no change), or stockroom.ErrNotFound; an error of fn changes
+// nothing.
+func (k orderKind[O, P]) change(ctx context.Context, w orderWriter[O], no string, fn func(*O) (bool, error)) (O, error) {
 	var res O
-	err := db.update(ctx, key, func(tx *Tx) (any, error) {
+	err := w.db.update(ctx, w.key, func(tx *Tx) (any, error) {
 		old, err := k.lock(tx, no)
 		if err != nil {
 			return nil, err
@@ -88,7 +100,7 @@ func (k orderKind[O, P]) change(ctx context.Context, db *DB, key *stockroom.Idem
 		}
 		res = old
 		if changed {
-			res, err = write(tx, &old, &o)
+			res, err = w.write(tx, &old, &o)
 		}
 		return res, err
 	})
@@ -106,7 +118,7 @@ func (k orderKind[O, P]) lock(t *Tx, no string) (O, error) {
 	)
 	t.lockOrder(string(k.kind), stockroom.FoldKey(no), &h, &locked)
 	k.read(t, no, &cur)
-	if err := t.flush(); err != nil {
+	if err := t.Flush(); err != nil {
 		return cur.o, err
 	}
 	if !locked || !cur.found {
@@ -122,14 +134,14 @@ func (t *Tx) insertOrderHead(h stockroom.OrderHeader) error {
 		no := *h.No
 		if no == "" {
 			var last int64
-			t.queryRow(nil, `UPDATE order_numbers SET last = last + 1 WHERE kind = $1 RETURNING last`, []any{string(h.Kind)}, &last)
-			if err := t.flush(); err != nil {
+			t.QueryRow(nil, `UPDATE order_numbers SET last = last + 1 WHERE kind = $1 RETURNING last`, []any{string(h.Kind)}, &last)
+			if err := t.Flush(); err != nil {
 				return err
 			}
 			no = h.Kind.Number(last)
 		}
 		var found bool
-		t.queryRow(&found, `
+		t.QueryRow(&found, `
 			INSERT INTO orders (
 				kind,
 				order_no,
@@ -147,7 +159,7 @@ func (t *Tx) insertOrderHead(h stockroom.OrderHeader) error {
 			RETURNING id`,
 			[]any{string(h.Kind), no, stockroom.FoldKey(no), *h.PartyID, micros(h.OrderDate), optMicros(*h.DueDate), string(h.Status),
 				h.Reference, h.Remark, micros(h.Created)}, &h.ID)
-		if err := t.flush(); err != nil {
+		if err := t.Flush(); err != nil {
 			return err
 		}
 		switch {
@@ -167,7 +179,7 @@ func (t *Tx) insertOrderHead(h stockroom.OrderHeader) error {
 func (k orderKind[O, P]) writeLines(t *Tx, old, o *O, now time.Time) []lineRow {
 	h := P(o).Header()
 	if P(old).Header().ID != 0 {
-		t.exec(`
+		t.Exec(`
 			UPDATE orders SET
 				order_date = $2,
 				due_date = $3,
@@ -187,7 +199,7 @@ func (k orderKind[O, P]) writeLines(t *Tx, old, o *O, now time.Time) []lineRow {
 	for i := range n {
 		before, after := k.row(old, i), k.row(o, i)
 		if before.Units != after.Units || before.unitPrice != after.unitPrice {
-			t.exec(`UPDATE order_lines SET units = $3, unit_price = $4 WHERE order_id = $1 AND line_no = $2`,
+			t.Exec(`UPDATE order_lines SET units = $3, unit_price = $4 WHERE order_id = $1 AND line_no = $2`,
 				h.ID, after.LineNo, after.Units, after.unitPrice)
 		}
 	}
@@ -198,7 +210,7 @@ func (k orderKind[O, P]) writeLines(t *Tx, old, o *O, now time.Time) []lineRow {
 func (k orderKind[O, P]) readBack(t *Tx, o *O) (O, error) {
 	var back orderRead[O, P]
 	k.read(t, *P(o).Header().No, &back)
-	if err := t.flush(); err != nil {
+	if err := t.Flush(); err != nil {
 		return back.o, err
 	}
 	return back.value(), nil
@@ -240,7 +252,7 @@ func (t *Tx) writeOrder(old, o stockroom.PurchaseOrder, e stockroom.LedgerEntry)
 	if old.ID != 0 && o.Status.IsOpen() {
 		t.settlePurchaseStatus(o.ID, e.Time)
 	}
-	lv := t.changeLevels(e.Time, changes...)
+	lv := t.changeLevels(e, changes...)
 	ids := make([]int64, len(heads))
 	for i, h := range heads {
 		if err := t.appendHead(h, &ids[i]); err != nil {
@@ -262,7 +274,7 @@ func (t *Tx) writeOrder(old, o stockroom.PurchaseOrder, e stockroom.LedgerEntry)
 		t.appendFigures(ids[i], []ledgerFigure{f})
 	}
 	t.addCounts(counts)
-	return back, nil
+	return back, orderEvents(t, e, back, changeActions(old.Status, back.Status)...)
 }
 
 // orderLedger is the ledger's record of line l (number i) of order o, as
@@ -305,7 +317,7 @@ func (t *Tx) insertOrderLines(id int64, lines []lineRow) {
 			rows[i] = "(" + params(len(args)+1, len(args)+cols) + ")"
 			args = append(args, id, l.LineNo, l.PartNo, l.Warehouse, l.Owner, l.Units, 0, 0, 0, l.unitPrice, optPerUnit(l.perUnit))
 		}
-		t.exec(`
+		t.Exec(`
 			INSERT INTO order_lines (order_id, line_no, part_no, wid, owner, units, received, in_transit, rejected, unit_price, per_unit)
 			VALUES `+strings.Join(rows, ", "), args...)
 	}
@@ -346,7 +358,7 @@ func (t *Tx) checkOrderLines(lines []lineRow) *lineRefusals {
 		WHERE NOT active AND wid IN (` + in(func(l lineRow) int64 { return l.Warehouse }) + `)
 		UNION ALL SELECT 'owner', id, '' FROM parties
 		WHERE kind = 'customer' AND NOT active AND id IN (` + in(func(l lineRow) int64 { return l.Owner }) + `)`
-	t.query(func(rs rows) error {
+	t.Query(func(rs rows) error {
 		for rs.Next() {
 			var f lineRefusal
 			if err := rs.Scan(&f.what, &f.id, &f.name); err != nil {
@@ -378,7 +390,7 @@ func (r *lineRefusals) err() error {
 			if name == "" {
 				name = strconv.FormatInt(f.id, 10)
 			}
-			return &stockroom.OrderLineRefusal{Line: l.LineNo, Name: name, Err: err}
+			return &stockroom.OrderLineRefusal{Line: l.LineNo, Name: name, ID: f.id, Err: err}
 		}
 	}
 	return nil

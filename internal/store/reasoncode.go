@@ -33,7 +33,7 @@ func scanReasonCode(row scanner) (stockroom.ReasonCode, error) {
 func (db *DB) CreateReasonCode(ctx context.Context, rc stockroom.ReasonCode) error {
 	return db.updateNoResult(ctx, func(tx *Tx) error {
 		tx.insertReasonCode(rc, false)
-		err := tx.flush()
+		err := tx.Flush()
 		if isUniqueViolation(err) {
 			return stockroom.ErrDuplicate
 		}
@@ -44,7 +44,7 @@ func (db *DB) CreateReasonCode(ctx context.Context, rc stockroom.ReasonCode) err
 // insertReasonCode queues the insertion of rc. keepExisting leaves a code
 // that exists as it is.
 func (t *Tx) insertReasonCode(rc stockroom.ReasonCode, keepExisting bool) {
-	t.exec(`
+	t.Exec(`
 		INSERT INTO reason_codes (`+reasonCodeColumns+`)
 		VALUES ($1, $2, $3, $4)`+onConflictNothing("code", keepExisting),
 		rc.Code, rc.Description, string(rc.Direction), micros(rc.Created))

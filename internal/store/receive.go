@@ -103,57 +103,121 @@ func (t *Tx) receive(rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockro
 // receiveAs is receive recording the receipts under ledger type typ (a
 // work order's products: assemble).
 func (t *Tx) receiveAs(typ stockroom.TxType, rs []stockroom.Receipt, e stockroom.LedgerEntry) ([]stockroom.ReceiveResult, error) {
-	var (
-		rows   = make([]lotRow, len(rs))
-		found  = make([]bool, len(rs))
-		ids    = make([]int64, len(rs))
-		levels = map[[3]int64]levelChange{}
-	)
+	out, _, err := t.receiveEach(typ, rs, func(int) stockroom.LedgerEntry { return e })
+	return out, err
+}
+
+// receiveEach is receiveAs with a ledger entry of each receipt's own,
+// entry(i) (an atomic batch's receipts, each with its own entry, in the
+// same two round trips). On a refusal it also returns the index of the
+// receipt refused, −1 when it is not one receipt's (a figure past the
+// largest, which several may have made). A run of receipts goes as one
+// statement per kind on PostgreSQL (receiverun.go), else statements of
+// each receipt's own.
+func (t *Tx) receiveEach(typ stockroom.TxType, rs []stockroom.Receipt, entry func(int) stockroom.LedgerEntry) ([]stockroom.ReceiveResult, int, error) {
+	e := entry(0) // what the receipts share: their lots' time, their levels' events, the orders' time
+	run, asRun := newReceiptRun(len(rs)), t.asRun(rs)
 	orders := t.lockReceiptLines(rs, e.Time)
-	for i, r := range rs {
-		lot := r.Lot(e.Time)
-		t.queryRow(&found[i], receiveLot, receiveLotArgs(r, lot), append(rows[i].dest(), receivedNames(&rows[i].lot)...)...)
-		head := ledgerHead{typ: typ, partNo: r.PartNo, wid: r.WID, owner: r.Owner, spot: r.Spot, units: r.Units, entry: e}
-		if err := t.appendHeadIf(head, &ids[i], new(bool)); err != nil {
-			return nil, err
-		}
-		k := [3]int64{r.PartNo, r.WID, r.Owner}
-		c := levelChange{partNo: r.PartNo, wid: r.WID, owner: r.Owner, inStock: r.Units}
-		if r.Order != nil {
-			c.onOrder = r.Order.OnOrder
-		}
-		levels[k] = c.add(levels[k])
+	at, err := -1, error(nil)
+	if asRun {
+		err = t.queueRun(typ, rs, entry, run)
+	} else {
+		at, err = t.queueEach(typ, rs, entry, run)
 	}
-	changes := make([]levelChange, 0, len(levels))
-	for _, c := range levels {
-		changes = append(changes, c)
+	if err != nil {
+		return nil, at, err
 	}
-	lv := t.changeLevels(e.Time, changes...)
-	if err := t.flush(); err != nil {
-		return nil, err
+	lv := t.changeLevels(e, receiptLevels(rs)...)
+	if err := t.Flush(); err != nil {
+		return nil, -1, err
 	}
 	for i, r := range rs { // before the levels: a receipt's expected onOrder counts only on its line
 		if err := orders.check(i, r); err != nil {
-			return nil, err
+			return nil, i, err
 		}
 	}
 	counts := countChanges{}
 	if err := lv.settle(counts); err != nil {
-		return nil, err
+		return nil, -1, err
 	}
 	out := make([]stockroom.ReceiveResult, len(rs))
 	for i, r := range rs {
-		if !found[i] {
-			return nil, t.receiptRefused(r)
+		if !run.found[i] {
+			return nil, i, t.receiptRefused(r)
 		}
-		lot := rows[i].value()
-		t.appendLines(ids[i], []ledgerLine{{recNo: lot.RecNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}})
-		t.settleReceiptLine(orders, i, r, ids[i], e.Time)
+		lot := run.rows[i].value()
 		counts.lot(r.WID, 1, true, true)
-		out[i] = stockroom.ReceiveResult{TransactionID: ids[i], Type: typ, RecNo: lot.RecNo, Lot: lot}
+		out[i] = stockroom.ReceiveResult{TransactionID: run.ids[i], Type: typ, RecNo: lot.RecNo, Lot: lot}
+	}
+	if asRun {
+		err = t.queueRunLines(typ, out, entry)
+	} else {
+		at, err = t.settleEach(rs, out, orders, entry)
+	}
+	if err != nil {
+		return nil, at, err
 	}
 	t.addCounts(counts)
-	return out, nil
+	return out, -1, nil
+}
+
+// queueEach queues the lots and ledger entries of receipts rs, statements
+// of each one's own, into run. On an error it returns the receipt's index.
+func (t *Tx) queueEach(typ stockroom.TxType, rs []stockroom.Receipt, entry func(int) stockroom.LedgerEntry, run *receiptRun) (int, error) {
+	now := entry(0).Time
+	for i, r := range rs {
+		lot := r.Lot(now)
+		t.QueryRow(&run.found[i], receiveLot, receiveLotArgs(r, lot), append(run.rows[i].dest(), receivedNames(&run.rows[i].lot)...)...)
+		head := ledgerHead{typ: typ, partNo: r.PartNo, wid: r.WID, owner: r.Owner, spot: r.Spot, units: r.Units, entry: entry(i)}
+		if err := t.appendHeadIf(head, &run.ids[i], new(bool)); err != nil {
+			return i, err
+		}
+	}
+	return -1, nil
+}
+
+// settleEach queues, receipt by receipt, the ledger line of receipts rs
+// whose results are out, what their order lines owe and their events. On
+// an error it returns the receipt's index.
+func (t *Tx) settleEach(rs []stockroom.Receipt, out []stockroom.ReceiveResult, orders *receiptLines, entry func(int) stockroom.LedgerEntry) (int, error) {
+	for i, r := range rs {
+		id := out[i].TransactionID
+		t.appendLines(id, []ledgerLine{{recNo: out[i].RecNo, partNo: r.PartNo, wid: r.WID, spot: r.Spot, units: r.Units}})
+		t.settleReceiptLine(orders, i, r, id, entry(i))
+		if out[i].Type == stockroom.TxReceive {
+			if err := t.receiptEvent(entry(i), out[i]); err != nil {
+				return i, err
+			}
+		}
+		if r.Order != nil {
+			if err := t.purchaseReadEvents(entry(i), r.Order.PONo, orders.status[i], "received"); err != nil {
+				return i, err
+			}
+		}
+	}
+	return -1, nil
+}
+
+// receiptLevels are the level changes of receipts rs, one per item,
+// warehouse and owner, in the order of their first receipt (which is the
+// order of their stocklevel.changed events).
+func receiptLevels(rs []stockroom.Receipt) []levelChange {
+	at := map[[3]int64]int{}
+	var out []levelChange
+	for _, r := range rs {
+		c := levelChange{partNo: r.PartNo, wid: r.WID, owner: r.Owner, inStock: r.Units}
+		if r.Order != nil {
+			c.onOrder = r.Order.OnOrder
+		}
+		k := [3]int64{r.PartNo, r.WID, r.Owner}
+		if i, ok := at[k]; ok {
+			out[i] = c.add(out[i])
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, c)
+	}
+	return out
 }
 
 // receiptRefused says why receiveLot made no lot for r, from its item,
@@ -161,24 +225,17 @@ func (t *Tx) receiveAs(typ stockroom.TxType, rs []stockroom.Receipt, e stockroom
 // from a stale item comes first, so the caller asks again with the item's
 // current one.
 func (t *Tx) receiptRefused(r stockroom.Receipt) error {
-	var (
-		discontinued, active bool
-		dfltOwner            int64
-	)
-	t.queryRow(nil, `
-		SELECT i.discontinued, i.dflt_owner, w.active
+	var s receiptState
+	t.QueryRow(nil, `
+		SELECT i.discontinued, i.dflt_owner, w.active,
+			EXISTS (SELECT 1 FROM parties WHERE id = $3 AND kind = 'customer' AND active)
 		FROM items i, warehouses w
-		WHERE i.part_no = $1 AND w.wid = $2`, []any{r.PartNo, r.WID}, &discontinued, &dfltOwner, &active)
-	if err := t.flush(); err != nil {
+		WHERE i.part_no = $1 AND w.wid = $2`, []any{r.PartNo, r.WID, r.Owner}, &s.discontinued, &s.dfltOwner, &s.warehouseActive, &s.ownerActive)
+	if err := t.Flush(); err != nil {
 		return err
 	}
-	switch {
-	case r.OwnerIsDefault && dfltOwner != r.Owner:
-		return stockroom.ErrDefaultOwnerChanged
-	case discontinued:
-		return stockroom.ErrDiscontinued
-	case !active:
-		return stockroom.ErrWarehouseInactive
+	if err := s.refusal(r); err != nil {
+		return err
 	}
-	return stockroom.ErrOwnerInactive
+	return stockroom.ErrOwnerInactive // the condition left
 }

@@ -46,7 +46,7 @@ func (db *DB) ListShippingOrders(ctx context.Context, scope stockroom.Scope, f s
 // ...); a number taken already, in any letter case, is
 // stockroom.ErrDuplicate.
 func (db *DB) CreateShippingOrder(ctx context.Context, key *stockroom.IdempotencyKey, o stockroom.ShippingOrder, e stockroom.LedgerEntry) (stockroom.ShippingOrder, error) {
-	return shippingOrders.create(ctx, db, key, o, e.Time, shippingWrite(e))
+	return shippingOrders.create(ctx, newOrderWriter(db, key, shippingWrite(e)), o, e.Time)
 }
 
 // ChangeShippingOrder locks the shipping order numbered no (any letter
@@ -56,13 +56,17 @@ func (db *DB) CreateShippingOrder(ctx context.Context, key *stockroom.Idempotenc
 // an error of fn changes nothing. fn sees the lines' committed, packed and
 // shipped units as they are while the order is locked.
 func (db *DB) ChangeShippingOrder(ctx context.Context, key *stockroom.IdempotencyKey, no string, e stockroom.LedgerEntry, fn func(*stockroom.ShippingOrder) (bool, error)) (stockroom.ShippingOrder, error) {
-	return shippingOrders.change(ctx, db, key, no, fn, shippingWrite(e))
+	return shippingOrders.change(ctx, newOrderWriter(db, key, shippingWrite(e)), no, fn)
 }
 
 // shippingWrite writes a shipping order's header and lines at e.Time.
 func shippingWrite(e stockroom.LedgerEntry) orderWrite[stockroom.ShippingOrder] {
 	return func(t *Tx, old, o *stockroom.ShippingOrder) (stockroom.ShippingOrder, error) {
 		shippingOrders.writeLines(t, old, o, e.Time)
-		return shippingOrders.readBack(t, o)
+		back, err := shippingOrders.readBack(t, o)
+		if err != nil {
+			return back, err
+		}
+		return back, orderEvents(t, e, back, changeActions(old.Status, back.Status)...)
 	}
 }

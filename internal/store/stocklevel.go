@@ -57,6 +57,18 @@ func scanLevel(row scanner) (stockroom.StockLevel, error) {
 // ListStockLevels returns a page of stock levels: of one warehouse, or summed
 // over the warehouses in scope. It reads the kept levels, never the lots.
 func (db *DB) ListStockLevels(ctx context.Context, scope stockroom.Scope, f stockroom.StockFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.StockLevel], error) {
+	return queryPage(ctx, db, levelQuery(scope, f), req, scanLevel)
+}
+
+// EachStockLevel passes every stock level ListStockLevels lists, in its
+// order, to fn (an export: no paging), read in one snapshot from the
+// reports' reader.
+func (db *DB) EachStockLevel(ctx context.Context, scope stockroom.Scope, f stockroom.StockFilter, req stockroom.PageRequest, fn func(stockroom.StockLevel) error) error {
+	return each(ctx, db, export[stockroom.StockLevel]{q: levelQuery(scope, f), req: req, scan: scanLevel}, fn)
+}
+
+// levelQuery is the query of the stock levels in scope that f keeps.
+func levelQuery(scope stockroom.Scope, f stockroom.StockFilter) pageQuery {
 	q := pageQuery{columns: levelColumns, sort: levelSort}
 	var levels string
 	if f.Owners == nil || f.Owners.All {
@@ -78,7 +90,7 @@ func (db *DB) ListStockLevels(ctx context.Context, scope stockroom.Scope, f stoc
 		q.where = append(q.where, "i.short_id_key = "+q.args.add(stockroom.FoldKey(f.ItemShortID)))
 		q.counters = nil
 	}
-	return queryPage(ctx, db, q, req, scanLevel)
+	return q
 }
 
 // summedLevels returns the levels summed over owners, of one warehouse or

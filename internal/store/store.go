@@ -3,6 +3,11 @@
 // what differs between them, the schema files and the recognition of driver
 // errors, sits behind the small seam in dialect.go. Business rules live in the
 // service package, above the engines, so they cannot drift apart.
+//
+// This package is the domain's SQL, by noun. How a write runs (lanes, group
+// commit, PostgreSQL's lockstep, savepoints, lost COMMITs) is the write
+// engine's, package txn below it: a write is a method on *Tx that queues
+// its statements, run by update or updateItem (write.go).
 package store
 
 import (
@@ -11,12 +16,13 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"runtime"
 	"strings"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
-	_ "modernc.org/sqlite"             // registers the pure-Go "sqlite" driver
+
+	"github.com/stockroom/stockroom/internal/store/sqliteconn"
+	"github.com/stockroom/stockroom/internal/store/txn"
 )
 
 // Engine names.
@@ -29,33 +35,24 @@ const (
 // each runs in one transaction of its own.
 type DB struct {
 	engine string
-	// outcomeWait bounds how long a lost COMMIT answer is asked about
-	// (commitlost.go); 0 means commitOutcomeWait.
-	outcomeWait time.Duration
 	// write serves transactions that change data on PostgreSQL. On SQLite
 	// the write path runs on the writer (lite) and write serves what runs
-	// outside it: migrations, pings and checkpoints; its transactions begin
-	// IMMEDIATE, so they queue instead of failing with SQLITE_BUSY on a
-	// lock upgrade.
+	// outside it: migrations, pings and checkpoints (sqliteconn.Pools).
 	write *sql.DB
 	// read serves read-only work; on PostgreSQL it is the same pool as write.
 	read *sql.DB
 	// directOffset: see SetDirectOffset.
 	directOffset int64
-	// observeSends, when set (by tests), is told how many pipelines each
-	// committed PostgreSQL transaction sent.
-	observeSends func(int)
-	// observeCompiles, when set (by tests), is told each time SQLite's
-	// writer compiles a kept statement again (litewriter.go).
-	observeCompiles func(query string)
-	// batch runs every write transaction (batch.go).
-	batch *batcher
-	// lite is SQLite's writer, held by the holder of its one lane, and
-	// litePath the file it opens.
-	lite     *liteWriter
-	litePath string
-	// checkpoints copies SQLite's log into the file beside the writer.
-	checkpoints *checkpointer
+	// txn runs every write transaction (update).
+	txn *txn.Engine
+	// sqlite is SQLite's pools (write and read) and checkpointer; nil on
+	// PostgreSQL.
+	sqlite *sqliteconn.Pools
+	// feed wakes the readers waiting for events (eventwake.go).
+	feed *eventFeed
+	// replica is the read pool of reports and exports on a streaming
+	// replica (OpenReplica); nil without one.
+	replica *replica
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" or a
@@ -68,42 +65,24 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		if path == "" || strings.ContainsAny(path, "?#") || path == ":memory:" {
 			return nil, fmt.Errorf("sqlite database %q: want sqlite:PATH with a file path without '?' or '#'", path)
 		}
-		w, err := openSQLite(path, "immediate", false)
+		p, err := sqliteconn.Open(ctx, path)
 		if err != nil {
 			return nil, err
 		}
-		// The writer is a connection of its own (liteWriter); this pool
-		// serves what runs outside the write path: migrations, pings and
-		// checkpoints (checkpoint.go).
-		w.SetMaxOpenConns(2)
-		if err := setWAL(ctx, w); err != nil {
-			w.Close()
-			return nil, fmt.Errorf("sqlite %s: %w", path, err)
-		}
-		r, err := openSQLite(path, "deferred", true)
-		if err != nil {
-			w.Close()
-			return nil, err
-		}
-		r.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
-		db = &DB{engine: SQLite, write: w, read: r, litePath: path, checkpoints: startCheckpointer(w)}
+		db = &DB{engine: SQLite, write: p.Write, read: p.Read, sqlite: p}
+		db.txn = txn.New(txn.Config{SQLite: path, Checkpoints: p.Checkpoints})
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
-		if _, err := url.Parse(dsn); err != nil {
-			return nil, fmt.Errorf("postgres url: %w", err)
-		}
-		p, err := sql.Open("pgx", dsn)
+		p, err := openPostgresPool(dsn)
 		if err != nil {
-			return nil, fmt.Errorf("postgres: %w", err)
+			return nil, err
 		}
-		p.SetMaxOpenConns(32)
-		p.SetMaxIdleConns(32)
-		p.SetConnMaxIdleTime(5 * time.Minute)
-		db = &DB{engine: Postgres, write: p, read: p}
+		db = &DB{engine: Postgres, write: p, read: p, txn: txn.New(txn.Config{Postgres: p})}
 	default:
-		return nil, fmt.Errorf("database %q: want sqlite:PATH or a postgres:// URL", redact(dsn))
+		// Not the DSN itself: it may hold a password.
+		return nil, errors.New("the database must be sqlite:PATH or a postgres:// URL")
 	}
 	db.directOffset = DefaultDirectOffset
-	db.batch = newBatcher(db, writeLanes(db.engine))
+	db.feed = newEventFeed()
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := db.Ping(pingCtx); err != nil {
@@ -113,110 +92,22 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	return db, nil
 }
 
-func openSQLite(path, txlock string, queryOnly bool) (*sql.DB, error) {
-	vfs, err := liteVFS()
+// openPostgresPool opens a pool of connections to the PostgreSQL database
+// at dsn, a postgres:// URL.
+func openPostgresPool(dsn string) (*sql.DB, error) {
+	if _, err := url.Parse(dsn); err != nil {
+		// Not a word of err: it quotes the URL, or a piece of it,
+		// which may be a piece of the password (contract §14).
+		return nil, errors.New("the postgres:// URL does not parse (a user name or password holding / ? # @ % or the like must have them %-escaped)")
+	}
+	p, err := sql.Open("pgx", dsn)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	q := url.Values{}
-	for _, p := range litePragmas(queryOnly) {
-		q.Add("_pragma", p)
-	}
-	if vfs != "" {
-		q.Set("vfs", vfs)
-	}
-	q.Set("_txlock", txlock)
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: %w", err)
-	}
-	return db, nil
-}
-
-// litePragmas are the settings of every connection to a SQLite database:
-// the pools' (openSQLite) and the writer's (liteWriter).
-func litePragmas(queryOnly bool) []string {
-	p := []string{
-		fmt.Sprintf("busy_timeout(%d)", liteBusyTimeout.Milliseconds()),
-		// A 2xx means the change is on disk (contract §14). In WAL mode
-		// NORMAL syncs only at checkpoints, so a commit acknowledged since
-		// the last one can vanish on power loss; FULL syncs the WAL at
-		// every commit. The read-only pool gets FULL too, for one setting
-		// everywhere: it commits nothing, and the checkpoint it may run
-		// when it closes last syncs the same under NORMAL and FULL, so it
-		// costs the readers nothing.
-		"synchronous(" + sqliteSync + ")",
-		"foreign_keys(1)",
-		// A savepoint (each member of a batch runs in one, batch.go) keeps
-		// the pages it changes in a subjournal, a temporary file unless
-		// temporary storage is in memory: then it costs no writes. It
-		// holds only what a rollback to the savepoint would need, and
-		// nothing of it is durable.
-		"temp_store(MEMORY)",
-	}
-	if queryOnly {
-		return append(p, "query_only(1)")
-	}
-	// The writer's own checkpoint is a backstop (checkpoint.go).
-	return append(p, fmt.Sprintf("wal_autocheckpoint(%d)", liteBackstopPages))
-}
-
-// liteBusyTimeout is how long a SQLite connection waits for a lock another
-// holds (another process's write lock, at the writer's BEGIN).
-const liteBusyTimeout = 10 * time.Second
-
-// liteVFS is the VFS SQLite databases are opened through: walVFS, which
-// writes a commit's log frames in one write (walvfs.go) and relies on
-// FULL's sync at every commit; SQLite's default under any other setting.
-func liteVFS() (string, error) {
-	if sqliteSync != "FULL" {
-		return "", nil
-	}
-	if err := registerWALVFS(); err != nil {
-		return "", err
-	}
-	return walVFSName, nil
-}
-
-// setWAL switches the file to write-ahead logging, which lets readers work
-// while a writer commits. The mode is stored in the file, so this matters once
-// per database; but processes opening a new file at the same moment can get
-// SQLITE_BUSY from the switch without SQLite's busy handler waiting, so it is
-// retried here.
-func setWAL(ctx context.Context, db *sql.DB) error {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	for {
-		var mode string
-		err := db.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
-		if err == nil {
-			return nil
-		}
-		if !isBusy(err) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return err
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-}
-
-// sqliteSync is SQLite's synchronous setting: FULL, so that a 2xx means the
-// change is on disk (contract §14). It is a variable only so that
-// bench/sqlite.sh can build a NORMAL binary of the same code, to measure what
-// FULL costs (-ldflags -X .../internal/store.sqliteSync=NORMAL); no flag or
-// setting of a normal build changes it.
-var sqliteSync = "FULL"
-
-// redact hides a password in a URL-shaped DSN for error messages.
-func redact(dsn string) string {
-	u, err := url.Parse(dsn)
-	if err != nil || u.User == nil {
-		return dsn
-	}
-	return u.Redacted()
+	p.SetMaxOpenConns(32)
+	p.SetMaxIdleConns(32)
+	p.SetConnMaxIdleTime(5 * time.Minute)
+	return p, nil
 }
 
 // Pools names the connection pools, for their figures in metrics: one on
@@ -233,15 +124,13 @@ func (db *DB) Engine() string { return db.engine }
 
 // Close releases every connection.
 func (db *DB) Close() error {
-	if db.checkpoints != nil {
-		db.checkpoints.stop()
+	db.feed.stop()
+	db.txn.Close()
+	_ = db.replica.close()
+	if db.sqlite != nil {
+		return db.sqlite.Close()
 	}
-	db.dropLiteWriter()
-	err := db.write.Close()
-	if db.read != db.write {
-		err = errors.Join(err, db.read.Close())
-	}
-	return err
+	return db.write.Close()
 }
 
 // Ping checks that the database answers.
@@ -265,13 +154,18 @@ type querier interface {
 // inReadTx runs fn in a read-only transaction that sees one snapshot, so a
 // count and the page that follows it agree.
 func (db *DB) inReadTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return db.inSnapshot(ctx, db.read, fn)
+}
+
+// inSnapshot is inReadTx on pool rd (the read pool or the replica's).
+func (db *DB) inSnapshot(ctx context.Context, rd *sql.DB, fn func(tx *sql.Tx) error) error {
 	opts := &sql.TxOptions{ReadOnly: true}
 	if db.engine == Postgres {
 		opts.Isolation = sql.LevelRepeatableRead
 	} else {
 		opts = nil // the read pool is query_only; SQLite rejects isolation levels
 	}
-	return db.inTx(ctx, db.read, opts, fn)
+	return db.inTx(ctx, rd, opts, fn)
 }
 
 func (db *DB) inTx(ctx context.Context, pool *sql.DB, opts *sql.TxOptions, fn func(tx *sql.Tx) error) error {
@@ -286,15 +180,33 @@ func (db *DB) inTx(ctx context.Context, pool *sql.DB, opts *sql.TxOptions, fn fu
 	return db.classify(tx.Commit())
 }
 
+// WriteStats counts what the write path has done since the store opened.
+type WriteStats = txn.Stats
+
+// WriteStats returns the write path's counts (for metrics and tests).
+func (db *DB) WriteStats() WriteStats { return db.txn.Stats() }
+
 // ObserveRoundTripsForTest has f told how many round trips (pipelines
 // sent) each committed PostgreSQL write transaction took. The behaviour
 // suite uses it to hold the write path to its count; nothing else should.
-func (db *DB) ObserveRoundTripsForTest(f func(int)) { db.observeSends = f }
+func (db *DB) ObserveRoundTripsForTest(f func(int)) { db.txn.ObserveSendsForTest(f) }
 
 // ObserveRecompilesForTest has f told the text of every statement SQLite's
 // writer had prepared and kept, each time SQLite compiles it again. Set it
 // before the first write.
-func (db *DB) ObserveRecompilesForTest(f func(query string)) { db.observeCompiles = f }
+func (db *DB) ObserveRecompilesForTest(f func(query string)) { db.txn.ObserveRecompilesForTest(f) }
+
+// HoldWritesForTest takes every lane once it is free, so that the writes
+// that follow queue; queued tells how many are waiting, and release runs
+// them on one lane in the order queued, as one batch when they are no more
+// than a batch holds. The behaviour suite uses it to make a batch of its
+// choice; nothing else should.
+func (db *DB) HoldWritesForTest() (queued func() int, release func()) { return db.txn.HoldForTest() }
+
+// SetCommitOutcomeWaitForTest sets how long a lost COMMIT answer is asked
+// about, so that the behaviour suite can lose the database too without
+// waiting; nothing else should.
+func (db *DB) SetCommitOutcomeWaitForTest(d time.Duration) { db.txn.SetOutcomeWaitForTest(d) }
 
 // ExecForTest runs a statement outside the store's methods. The behaviour
 // suite uses it to prove that the ledger refuses changes; nothing else should.

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stockroom/stockroom"
@@ -25,6 +26,23 @@ func TestOpen(t *testing.T) {
 		_, err := store.Open(ctx, "postgres://nobody@127.0.0.1:1/none?sslmode=disable&connect_timeout=2")
 		if stockroom.ErrorCode(err) != stockroom.EUNAVAILABLE {
 			t.Fatalf("error %v (code %q), want unavailable", err, stockroom.ErrorCode(err))
+		}
+	})
+	t.Run("UnparsableURLKeepsItsPassword", func(t *testing.T) {
+		for _, dsn := range []string{
+			"postgres://alice:s3cretpw@127.0.0.1:5432/te%zzst",
+			"postgres://alice:s3/cretpw@127.0.0.1/test", // the password's "/" ends the host: port ":s3"
+			"postgresql://alice:s3cret pw@[::1/test",
+			"mysql://alice:s3cretpw@db:bad/test",
+		} {
+			db, err := store.Open(ctx, dsn)
+			if err == nil {
+				db.Close()
+				t.Fatalf("Open(%q) succeeded", dsn)
+			}
+			if strings.Contains(err.Error(), "s3") {
+				t.Errorf("Open(%q): %q shows the password, or a piece of it", dsn, err)
+			}
 		}
 	})
 	t.Run("RejectsUnknownScheme", func(t *testing.T) {

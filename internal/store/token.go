@@ -14,10 +14,10 @@ import (
 // can still be used.
 func (db *DB) CreateToken(ctx context.Context, hash, clientID string, created, expires time.Time) error {
 	return db.updateNoResult(ctx, func(tx *Tx) error {
-		tx.exec(`
+		tx.Exec(`
 			DELETE FROM tokens
 			WHERE client_id = $1 AND expires <= $2`, clientID, micros(created))
-		tx.exec(`
+		tx.Exec(`
 			INSERT INTO tokens (hash, client_id, created, expires)
 			VALUES ($1, $2, $3, $4)`, hash, clientID, micros(created), micros(expires))
 		return nil
@@ -46,4 +46,14 @@ func (db *DB) FindPrincipalByToken(ctx context.Context, hash string, now time.Ti
 	p := c.Principal()
 	p.Expires = fromMicros(expires)
 	return p, nil
+}
+
+// DeleteToken revokes one token: signing out of the console.
+func (db *DB) DeleteToken(ctx context.Context, hash string) error {
+	return db.updateNoResult(ctx, func(tx *Tx) error {
+		tx.Exec(`
+			DELETE FROM tokens
+			WHERE hash = $1`, hash)
+		return nil
+	})
 }

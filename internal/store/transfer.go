@@ -21,7 +21,7 @@ const insertTransit = `
 // arrives at the next flush. It is queued before the draw locks its lots, so
 // that the ledger entry can name it; a refused draw rolls it back.
 func (t *Tx) startTransfer(w stockroom.Withdrawal, e stockroom.LedgerEntry, id *int64) {
-	t.queryRow(nil, insertTransit, []any{string(stockroom.TransitTransfer), w.Slip, w.WID, nil, w.ToWID, w.ToSpot, micros(e.Time)}, id)
+	t.QueryRow(nil, insertTransit, []any{string(stockroom.TransitTransfer), w.Slip, w.WID, nil, w.ToWID, w.ToSpot, micros(e.Time)}, id)
 }
 
 // insertTransferLine makes a transfer's line from the lot it drew from:
@@ -37,7 +37,7 @@ const insertTransferLine = `
 // figures of its ledger entry txID.
 func (t *Tx) shipDraws(w stockroom.Withdrawal, txID, transitID int64, draws []stockroom.Draw) {
 	for i, d := range draws {
-		t.exec(insertTransferLine, transitID, i+1, d.Units, d.RecNo)
+		t.Exec(insertTransferLine, transitID, i+1, d.Units, d.RecNo)
 	}
-	t.appendFigures(txID, []ledgerFigure{{wid: w.ToWID, asn: w.Units}})
+	t.appendFigures(txID, []ledgerFigure{{partNo: w.PartNo, wid: w.ToWID, asn: w.Units}})
 }

@@ -157,6 +157,15 @@ func (db *DB) FindTransit(ctx context.Context, scope stockroom.Scope, owners *st
 // ListTransits returns a page of the transits visible in scope, newest
 // shipped first by default.
 func (db *DB) ListTransits(ctx context.Context, scope stockroom.Scope, f stockroom.TransitFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.Transit], error) {
+	page, err := queryPage(ctx, db, transitQuery(scope, f), req, scanTransit)
+	if err != nil {
+		return page, err
+	}
+	return page, db.loadTransitLines(ctx, page.Items, f.Owners)
+}
+
+// transitQuery is the query of ListTransits (and of an export of it).
+func transitQuery(scope stockroom.Scope, f stockroom.TransitFilter) pageQuery {
 	q := pageQuery{from: transitFrom, columns: transitColumns, sort: transitSort}
 	q.where = transitVisible(scope, f.Owners, &q.args)
 	if f.OpenOnly {
@@ -169,16 +178,17 @@ func (db *DB) ListTransits(ctx context.Context, scope stockroom.Scope, f stockro
 		ph := q.args.add(f.WID)
 		q.where = append(q.where, "(r.to_wid = "+ph+" OR r.from_wid = "+ph+")")
 	}
-	page, err := queryPage(ctx, db, q, req, scanTransit)
-	if err != nil {
-		return page, err
-	}
-	return page, db.loadTransitLines(ctx, page.Items, f.Owners)
+	return q
 }
 
 // loadTransitLines fills in the lines of owners (nil: all) of the given
 // transits with one query.
 func (db *DB) loadTransitLines(ctx context.Context, trs []stockroom.Transit, owners *stockroom.Scope) error {
+	return db.classify(transitLines(ctx, db.read, trs, owners))
+}
+
+// transitLines is loadTransitLines on qr.
+func transitLines(ctx context.Context, qr querier, trs []stockroom.Transit, owners *stockroom.Scope) error {
 	if len(trs) == 0 {
 		return nil
 	}
@@ -188,18 +198,18 @@ func (db *DB) loadTransitLines(ctx context.Context, trs []stockroom.Transit, own
 		byID[trs[i].ID], ids[i] = &trs[i], trs[i].ID
 	}
 	query, a := transitLinesQuery(ids, owners)
-	rows, err := db.read.QueryContext(ctx, query, a...)
+	rows, err := qr.QueryContext(ctx, query, a...)
 	if err != nil {
-		return db.classify(err)
+		return err
 	}
 	defer rows.Close()
-	return db.classify(addTransitLines(rows, byID))
+	return addTransitLines(rows, byID)
 }
 
 // readTransit queues the reading of transit id with all its lines, into tr
 // at the next flush; found reports whether it exists.
 func (t *Tx) readTransit(id int64, tr *stockroom.Transit, found *bool) {
-	t.query(func(r rows) error {
+	t.Query(func(r rows) error {
 		if *found = r.Next(); !*found {
 			return r.Err()
 		}
@@ -211,7 +221,7 @@ func (t *Tx) readTransit(id int64, tr *stockroom.Transit, found *bool) {
 		FROM `+transitFrom+`
 		WHERE r.id = $1`, id)
 	query, a := transitLinesQuery([]int64{id}, nil)
-	t.query(func(r rows) error {
+	t.Query(func(r rows) error {
 		if !*found {
 			return nil
 		}

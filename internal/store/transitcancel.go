@@ -13,11 +13,11 @@ import (
 // (the service judges visibility and scope there); a transit that has
 // ended is ECONFLICT. It records key's answer in the same transaction. A
 // transit that does not exist is ErrNotFound.
-func (db *DB) CancelTransit(ctx context.Context, key *stockroom.IdempotencyKey, id int64, e stockroom.LedgerEntry, check func(stockroom.Transit) error) (stockroom.Transit, error) {
+func (db *DB) CancelTransit(ctx context.Context, key *stockroom.IdempotencyKey, a stockroom.TransitAction, check func(stockroom.Transit) error) (stockroom.Transit, error) {
 	var res stockroom.Transit
 	err := db.update(ctx, key, func(tx *Tx) (any, error) {
 		var err error
-		res, err = tx.cancelTransit(id, e, check)
+		res, err = tx.cancelTransit(a.ID, a.Entry, check)
 		return res, err
 	})
 	return res, err
@@ -58,14 +58,14 @@ func (t *Tx) cancelTransit(id int64, e stockroom.LedgerEntry, check func(stockro
 		if !isNotice {
 			from := *lt.FromWID
 			w.changes = append(w.changes, levelChange{partNo: l.PartNo, wid: from, owner: l.Owner, inStock: l.UnitsDue})
-			lot = t.queueCopyLot(*l.RecNo, from, "", true, l.UnitsDue, micros(e.Time))
+			lot = t.queueCopyLot(lotCopy{source: *l.RecNo, wid: from, keepSpot: true, units: l.UnitsDue}, micros(e.Time))
 			head.wid, head.toWID = from, &lt.ToWID
 		}
-		if _, err := w.entry(t, head, lot, figureOf(onOrder[i]), ledgerFigure{wid: lt.ToWID, asn: l.UnitsDue.Neg()}); err != nil {
+		if _, err := w.entry(t, head, lot, figureOf(onOrder[i]), ledgerFigure{partNo: l.PartNo, wid: lt.ToWID, asn: l.UnitsDue.Neg()}); err != nil {
 			return lt.Transit, err
 		}
 	}
-	lv := t.changeLevels(e.Time, w.changes...)
+	lv := t.changeLevels(e, w.changes...)
 	t.setTransitStatus(id, stockroom.TransitCanceled, e.Time)
 	if isNotice {
 		t.settlePurchaseStatus(lt.order.head.id, e.Time)
@@ -75,8 +75,17 @@ func (t *Tx) cancelTransit(id int64, e stockroom.LedgerEntry, check func(stockro
 		found bool
 	)
 	t.readTransit(id, &res, &found)
-	if err := t.flush(); err != nil {
+	if err := t.Flush(); err != nil {
 		return res, err
 	}
-	return res, w.finish(t, lv, nil)
+	if err := w.finish(t, lv, nil); err != nil {
+		return res, err
+	}
+	if err := t.transitEvents(stockroom.EventTransitCanceled, e, res, func(owner int64) any { return transitOf(res, owner) }); err != nil {
+		return res, err
+	}
+	if isNotice {
+		return res, t.purchaseReadEvents(e, lt.PONo, lt.order.head.status, "updated")
+	}
+	return res, nil
 }

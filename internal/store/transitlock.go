@@ -34,7 +34,7 @@ type orderLines struct {
 func (t *Tx) lockPurchaseOrder(key string, o *orderLines, found *bool) {
 	t.lockOrder(purchaseKind, key, &o.head, found)
 	o.lines = map[int64]*purchaseLine{}
-	t.query(func(r rows) error {
+	t.Query(func(r rows) error {
 		for r.Next() {
 			var (
 				no int64
@@ -74,7 +74,7 @@ func (o *orderLines) change(t *Tx, lineNo int64, byReceived, byInTransit, byReje
 	got := &purchaseLine{byReceived: byReceived, byInTransit: byInTransit, byRejected: byRejected}
 	var found bool
 	t.changePurchaseLine(o.head.id, lineNo, got, &found)
-	t.checks = append(t.checks, func() error {
+	t.Check(func() error {
 		l, w := got.line, want.line
 		if !found || l.UnitsReceived != w.UnitsReceived || l.UnitsInTransit != w.UnitsInTransit || l.UnitsRejected != w.UnitsRejected {
 			return fmt.Errorf("purchase order %s line %d changed while locked", o.head.no, lineNo)
@@ -116,11 +116,11 @@ func (t *Tx) lockTransit(id int64) (*lockedTransit, error) {
 		key   sql.NullString
 		found bool
 	)
-	t.queryRow(&found, `
+	t.QueryRow(&found, `
 		SELECT r.kind, o.order_no_key
 		FROM transits r LEFT JOIN orders o ON o.id = r.order_id
 		WHERE r.id = $1`, []any{id}, &kind, &key)
-	if err := t.flush(); err != nil {
+	if err := t.Flush(); err != nil {
 		return nil, err
 	}
 	if !found {
@@ -131,9 +131,9 @@ func (t *Tx) lockTransit(id int64) (*lockedTransit, error) {
 	if kind == stockroom.TransitASN {
 		t.lockPurchaseOrder(key.String, &lt.order, &orderFound)
 	}
-	t.exec(`SELECT id FROM transits WHERE id = $1`+t.forUpdate(), id)
+	t.Exec(`SELECT id FROM transits WHERE id = $1`+t.forUpdate(), id)
 	t.readTransit(id, &lt.Transit, &found)
-	if err := t.flush(); err != nil {
+	if err := t.Flush(); err != nil {
 		return nil, err
 	}
 	if !found || kind == stockroom.TransitASN && !orderFound {
@@ -146,7 +146,7 @@ func (t *Tx) lockTransit(id int64) (*lockedTransit, error) {
 // status (to, or for a receipt Received once every line is done, else
 // Partial) and its modified time.
 func (t *Tx) setTransitStatus(id int64, to stockroom.TransitStatus, now time.Time) {
-	t.exec(`
+	t.Exec(`
 		UPDATE transits SET
 			status = CASE
 				WHEN $2 <> 'Received' THEN $2

@@ -6,17 +6,17 @@ import (
 	"github.com/stockroom/stockroom"
 )
 
-// ReceiveTransit receives transit id at its destination: accepted units go
+// ReceiveTransit receives transit a.ID at its destination: accepted units go
 // into stock as new lots, rejected ones leave aSN as a loss. check sees the
 // locked transit first and may refuse (the service judges visibility and
 // scope there); then stockroom.Transit.PlanReceipt decides what each line
 // takes, all or nothing. It records key's answer in the same transaction.
 // A transit that does not exist is ErrNotFound.
-func (db *DB) ReceiveTransit(ctx context.Context, key *stockroom.IdempotencyKey, id int64, req stockroom.TransitReceiveRequest, e stockroom.LedgerEntry, check func(stockroom.Transit) error) (stockroom.TransitReceiveResult, error) {
+func (db *DB) ReceiveTransit(ctx context.Context, key *stockroom.IdempotencyKey, a stockroom.TransitAction, req stockroom.TransitReceiveRequest, check func(stockroom.Transit) error) (stockroom.TransitReceiveResult, error) {
 	var res stockroom.TransitReceiveResult
 	err := db.update(ctx, key, func(tx *Tx) (any, error) {
 		var err error
-		res, err = tx.receiveTransit(id, req, e, check)
+		res, err = tx.receiveTransit(a.ID, req, a.Entry, check)
 		return res, err
 	})
 	return res, err
@@ -61,26 +61,35 @@ func (t *Tx) receiveTransit(id int64, req stockroom.TransitReceiveRequest, e sto
 	}
 	done := make([]bool, len(takes))
 	for i, tk := range takes {
-		t.queryRow(&done[i], updateTransitLine, []any{id, tk.Line.Line, tk.Units, tk.Rejected}, new(int64))
+		t.QueryRow(&done[i], updateTransitLine, []any{id, tk.Line.Line, tk.Units, tk.Rejected}, new(int64))
 	}
 	r := transitReceipt{lt: lt, takes: takes, spot: spot, e: e, onOrder: onOrder}
 	if res.Lines, err = r.queue(t); err != nil {
 		return res, err
 	}
-	lv := t.changeLevels(e.Time, r.w.changes...)
+	lv := t.changeLevels(e, r.w.changes...)
 	t.setTransitStatus(id, stockroom.TransitReceived, e.Time)
 	if lt.Kind == stockroom.TransitASN {
 		t.settlePurchaseStatus(lt.order.head.id, e.Time)
 	}
 	var found bool
 	t.readTransit(id, &res.Transit, &found)
-	if err := t.flush(); err != nil {
+	if err := t.Flush(); err != nil {
 		return res, err
 	}
 	if err := mustAll(done, "transit line"); err != nil {
 		return res, err
 	}
-	return res, r.w.finish(t, lv, r.refused)
+	if err := r.w.finish(t, lv, r.refused); err != nil {
+		return res, err
+	}
+	if err := t.transitEvents(stockroom.EventTransitReceived, e, res.Transit, func(owner int64) any { return receiptOf(res, owner) }); err != nil {
+		return res, err
+	}
+	if lt.Kind == stockroom.TransitASN {
+		return res, t.purchaseReadEvents(e, lt.PONo, lt.order.head.status, "received")
+	}
+	return res, nil
 }
 
 // transitReceipt is a planned receipt of a locked transit while its
@@ -124,10 +133,10 @@ func (r *transitReceipt) queue(t *Tx) ([]stockroom.TransitReceipt, error) {
 				lot = t.queueNoticeLot(r.receipts[i], e)
 				r.noticeLots[lot] = i
 			} else {
-				lot = t.queueCopyLot(*l.RecNo, lt.ToWID, r.spot, false, tk.Units, micros(e.Time))
+				lot = t.queueCopyLot(lotCopy{source: *l.RecNo, wid: lt.ToWID, spot: r.spot, units: tk.Units}, micros(e.Time))
 			}
 			head.typ, head.units, head.entry = stockroom.TxTransitReceive, tk.Units, transitEntry(e, lt.Transit, l, 0)
-			entry, err := r.w.entry(t, head, lot, append(figures, ledgerFigure{wid: lt.ToWID, asn: tk.Units.Neg()})...)
+			entry, err := r.w.entry(t, head, lot, append(figures, ledgerFigure{partNo: l.PartNo, wid: lt.ToWID, asn: tk.Units.Neg()})...)
 			if err != nil {
 				return nil, err
 			}
@@ -135,7 +144,7 @@ func (r *transitReceipt) queue(t *Tx) ([]stockroom.TransitReceipt, error) {
 		}
 		if tk.Rejected.Sign() > 0 {
 			head.typ, head.units, head.entry = stockroom.TxTransitReject, tk.Rejected, transitEntry(e, lt.Transit, l, tk.ReasonCode)
-			entry, err := r.w.entry(t, head, nil, append(figures, ledgerFigure{wid: lt.ToWID, asn: tk.Rejected.Neg()})...)
+			entry, err := r.w.entry(t, head, nil, append(figures, ledgerFigure{partNo: l.PartNo, wid: lt.ToWID, asn: tk.Rejected.Neg()})...)
 			if err != nil {
 				return nil, err
 			}
@@ -174,6 +183,6 @@ func (t *Tx) queueNoticeLot(r stockroom.Receipt, e stockroom.LedgerEntry) *newLo
 	var row lotRow
 	dest := append(row.dest(), receivedNames(&row.lot)...)
 	dest[0], dest[3] = &n.recNo, &n.spot
-	t.queryRow(&n.stored, receiveLot, receiveLotArgs(r, r.Lot(e.Time)), dest...)
+	t.QueryRow(&n.stored, receiveLot, receiveLotArgs(r, r.Lot(e.Time)), dest...)
 	return n
 }

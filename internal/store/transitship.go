@@ -8,18 +8,20 @@ import (
 )
 
 // ShipNotice records a vendor's advance ship notice against the purchase
-// order numbered poNo (any letter case): a transit to the warehouse of the
+// order numbered a.No (any letter case): a transit to the warehouse of the
 // order's lines, one transit line per notice line, whose units leave the
 // lines' onOrder for the warehouse's aSN. It records key's answer in the
-// same transaction. An order that does not exist is ErrNotFound; a line the
-// order does not have, or lines for more than one warehouse, are EINVALID
-// naming them; then check judges the warehouse and the owners of the lines
-// (the service's scope checks); then an order that has ended is ECONFLICT.
-func (db *DB) ShipNotice(ctx context.Context, key *stockroom.IdempotencyKey, poNo string, n stockroom.ShipNoticeRequest, e stockroom.LedgerEntry, check func(wid int64, owners []int64) error) (stockroom.Transit, error) {
+// same transaction. An order that does not exist, or none of whose lines
+// the client a.By sees (stockroom.Principal.SeesLine), is ErrNotFound; a
+// line the order does not have or the client does not see, or lines for
+// more than one warehouse, are EINVALID naming them; then the client's
+// scopes judge the lines named (stockroom.Principal.JudgeLines); then an
+// order that has ended is ECONFLICT.
+func (db *DB) ShipNotice(ctx context.Context, key *stockroom.IdempotencyKey, a stockroom.OrderLinesAction, n stockroom.ShipNoticeRequest) (stockroom.Transit, error) {
 	var res stockroom.Transit
 	err := db.update(ctx, key, func(tx *Tx) (any, error) {
 		var err error
-		res, err = tx.shipNotice(poNo, n, e, check)
+		res, err = tx.shipNotice(a.No, n, a.Entry, a.By)
 		return res, err
 	})
 	return res, err
@@ -44,7 +46,7 @@ const insertNoticeLine = `
 // shipNotice locks the order and creates the transit in one round trip,
 // then changes the order's lines, writes the transit's lines, the levels
 // and the ledger (one asn entry per line) in another.
-func (t *Tx) shipNotice(poNo string, n stockroom.ShipNoticeRequest, e stockroom.LedgerEntry, check func(int64, []int64) error) (stockroom.Transit, error) {
+func (t *Tx) shipNotice(poNo string, n stockroom.ShipNoticeRequest, e stockroom.LedgerEntry, by *stockroom.Principal) (stockroom.Transit, error) {
 	var (
 		o              orderLines
 		found, created bool
@@ -57,23 +59,22 @@ func (t *Tx) shipNotice(poNo string, n stockroom.ShipNoticeRequest, e stockroom.
 		readBack       bool
 	)
 	t.lockPurchaseOrder(key, &o, &found)
-	t.queryRow(&created, insertNotice, []any{key, n.Lines[0].Line, n.ASN, micros(e.Time)}, &tr.ID)
-	if err := t.flush(); err != nil {
+	t.QueryRow(&created, insertNotice, []any{key, n.Lines[0].Line, n.ASN, micros(e.Time)}, &tr.ID)
+	if err := t.Flush(); err != nil {
 		return tr, err
 	}
-	if !found {
+	if !found || !o.seen(by) {
 		return tr, stockroom.ErrNotFound
 	}
 	tr.PONo = o.head.no
-	if err := noticeLinesFit(o, n); err != nil {
+	if err := noticeLinesFit(o, n, by); err != nil {
 		return tr, err
 	}
 	toWID := o.lines[n.Lines[0].Line].wid
-	owners := make([]int64, len(n.Lines))
-	for i, l := range n.Lines {
-		owners[i] = o.lines[l.Line].owner
-	}
-	if err := check(toWID, owners); err != nil {
+	if err := by.JudgeLines(len(n.Lines), func(i int) (int64, int64) {
+		pl := o.lines[n.Lines[i].Line]
+		return pl.wid, pl.owner
+	}); err != nil {
 		return tr, err
 	}
 	switch {
@@ -88,9 +89,9 @@ func (t *Tx) shipNotice(poNo string, n stockroom.ShipNoticeRequest, e stockroom.
 		if err != nil {
 			return tr, err
 		}
-		t.exec(insertNoticeLine, tr.ID, i+1, pl.partNo, pl.owner, l.Units, l.Serial, l.Serial2, l.RFIDTag, l.Line)
+		t.Exec(insertNoticeLine, tr.ID, i+1, pl.partNo, pl.owner, l.Units, l.Serial, l.Serial2, l.RFIDTag, l.Line)
 		changes = append(changes, onOrder, levelChange{partNo: pl.partNo, wid: toWID, owner: pl.owner, asn: l.Units})
-		figures[i] = []ledgerFigure{figureOf(onOrder), {wid: toWID, asn: l.Units}}
+		figures[i] = []ledgerFigure{figureOf(onOrder), {partNo: pl.partNo, wid: toWID, asn: l.Units}}
 		tl := stockroom.TransitLine{Line: int64(i + 1), POLine: &n.Lines[i].Line}
 		head := ledgerHead{typ: stockroom.TxASN, partNo: pl.partNo, wid: toWID, owner: pl.owner, units: l.Units,
 			entry: transitEntry(e, tr, tl, 0)}
@@ -98,10 +99,10 @@ func (t *Tx) shipNotice(poNo string, n stockroom.ShipNoticeRequest, e stockroom.
 			return tr, err
 		}
 	}
-	lv := t.changeLevels(e.Time, changes...)
+	lv := t.changeLevels(e, changes...)
 	t.settlePurchaseStatus(o.head.id, e.Time)
 	t.readTransit(tr.ID, &tr, &readBack)
-	if err := t.flush(); err != nil {
+	if err := t.Flush(); err != nil {
 		return tr, err
 	}
 	counts := countChanges{}
@@ -112,12 +113,26 @@ func (t *Tx) shipNotice(poNo string, n stockroom.ShipNoticeRequest, e stockroom.
 		t.appendFigures(id, figures[i])
 	}
 	t.addCounts(counts)
-	return tr, nil
+	if err := t.transitEvents(stockroom.EventTransitShipped, e, tr, func(owner int64) any { return transitOf(tr, owner) }); err != nil {
+		return tr, err
+	}
+	return tr, t.purchaseReadEvents(e, o.head.no, o.head.status, "updated")
+}
+
+// seen reports whether the client sees a line of the order.
+func (o orderLines) seen(by *stockroom.Principal) bool {
+	for _, pl := range o.lines {
+		if by.SeesLine(pl.wid, pl.owner) {
+			return true
+		}
+	}
+	return false
 }
 
 // noticeLinesFit checks a notice's lines against its order: each must be
-// one of the order's lines, and all of them for one warehouse.
-func noticeLinesFit(o orderLines, n stockroom.ShipNoticeRequest) error {
+// one of the order's lines that the client sees, and all of them for one
+// warehouse.
+func noticeLinesFit(o orderLines, n stockroom.ShipNoticeRequest, by *stockroom.Principal) error {
 	var (
 		v     stockroom.Validation
 		first *purchaseLine
@@ -126,7 +141,7 @@ func noticeLinesFit(o orderLines, n stockroom.ShipNoticeRequest) error {
 		field := fmt.Sprintf("lines[%d].line", i)
 		pl, ok := o.lines[l.Line]
 		switch {
-		case !ok:
+		case !ok || !by.SeesLine(pl.wid, pl.owner):
 			v.Add(field, fmt.Sprintf("is not a line of purchase order %s", o.head.no))
 		case first == nil:
 			first = pl

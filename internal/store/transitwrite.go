@@ -31,11 +31,19 @@ type newLot struct {
 	wid    int64
 }
 
-// queueCopyLot queues copyLot; keepSpot returns the units to the source
-// lot's bin, else they go to spot.
-func (t *Tx) queueCopyLot(source, wid int64, spot string, keepSpot bool, units stockroom.Units, now int64) *newLot {
-	n := &newLot{wid: wid}
-	t.queryRow(&n.stored, copyLot, []any{source, wid, spot, keepSpot, units, now, false, true}, &n.recNo, &n.spot)
+// lotCopy is a new lot of units of the lot source, in warehouse wid: at the
+// source lot's bin when keepSpot (units returned), else at spot.
+type lotCopy struct {
+	source, wid int64
+	spot        string
+	keepSpot    bool
+	units       stockroom.Units
+}
+
+// queueCopyLot queues copyLot of c at time now.
+func (t *Tx) queueCopyLot(c lotCopy, now int64) *newLot {
+	n := &newLot{wid: c.wid}
+	t.QueryRow(&n.stored, copyLot, []any{c.source, c.wid, c.spot, c.keepSpot, c.units, now, false, true}, &n.recNo, &n.spot)
 	return n
 }
 

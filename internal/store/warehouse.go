@@ -34,7 +34,7 @@ func scanWarehouse(row scanner) (stockroom.Warehouse, error) {
 func (db *DB) CreateWarehouse(ctx context.Context, w stockroom.Warehouse) error {
 	return db.updateNoResult(ctx, func(tx *Tx) error {
 		tx.insertWarehouse(w, false)
-		err := tx.flush()
+		err := tx.Flush()
 		if isUniqueViolation(err) {
 			return stockroom.ErrDuplicate
 		}
@@ -45,7 +45,7 @@ func (db *DB) CreateWarehouse(ctx context.Context, w stockroom.Warehouse) error 
 // insertWarehouse queues the insertion of w. keepExisting leaves a warehouse
 // with the same id as it is.
 func (t *Tx) insertWarehouse(w stockroom.Warehouse, keepExisting bool) {
-	t.exec(`
+	t.Exec(`
 		INSERT INTO warehouses (`+warehouseColumns+`)
 		VALUES ($1, $2, $3, $4, $5)`+onConflictNothing("wid", keepExisting),
 		w.ID, w.Name, w.Active, micros(w.Created), micros(w.Modified))
@@ -75,7 +75,7 @@ func (db *DB) UpdateWarehouse(ctx context.Context, wid int64, fn func(*stockroom
 	var w stockroom.Warehouse
 	err := db.updateNoResult(ctx, func(tx *Tx) error {
 		found := false
-		tx.query(func(r rows) error {
+		tx.Query(func(r rows) error {
 			if !r.Next() {
 				return r.Err()
 			}
@@ -87,7 +87,7 @@ func (db *DB) UpdateWarehouse(ctx context.Context, wid int64, fn func(*stockroom
 			SELECT `+warehouseColumns+`
 			FROM warehouses
 			WHERE wid = $1`+tx.forUpdate(), wid)
-		if err := tx.flush(); err != nil {
+		if err := tx.Flush(); err != nil {
 			return err
 		}
 		if !found {
@@ -97,7 +97,7 @@ func (db *DB) UpdateWarehouse(ctx context.Context, wid int64, fn func(*stockroom
 		if err != nil || !changed {
 			return err
 		}
-		tx.exec(`
+		tx.Exec(`
 			UPDATE warehouses SET
 				name = $2,
 				active = $3,

@@ -38,10 +38,10 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 	)
 	if w.Type != stockroom.TxIssue && w.ToWID != w.WID {
 		// The destination's state rides on the item's row: one statement.
-		t.queryRow(nil, `SELECT short_id, dflt_owner, (SELECT active FROM warehouses WHERE wid = $2)
+		t.QueryRow(nil, `SELECT short_id, dflt_owner, (SELECT active FROM warehouses WHERE wid = $2)
 			FROM items WHERE part_no = $1`, []any{w.PartNo, w.ToWID}, &shortID, &dfltOwner, &toActive)
 	} else {
-		t.queryRow(nil, `SELECT short_id, dflt_owner FROM items WHERE part_no = $1`, []any{w.PartNo}, &shortID, &dfltOwner)
+		t.QueryRow(nil, `SELECT short_id, dflt_owner FROM items WHERE part_no = $1`, []any{w.PartNo}, &shortID, &dfltOwner)
 	}
 	var transitID int64
 	if w.Type == stockroom.TxTransfer {
@@ -73,6 +73,7 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 	if err != nil {
 		return stockroom.DrawResult{}, err
 	}
+	w.Units = stockroom.DrawnUnits(draws) // a whole-lot move names none
 	cands := locks.cands
 	id, err := t.applyDraws(w, e, cands, draws, transitID)
 	if err != nil {
@@ -85,7 +86,7 @@ func (t *Tx) withdraw(w stockroom.Withdrawal, e stockroom.LedgerEntry) (stockroo
 	if transitID != 0 {
 		res.TransitID = &transitID
 	}
-	return res, nil
+	return res, t.drawEvent(e, res)
 }
 
 // The statements of a draw from one lot.
@@ -161,7 +162,7 @@ func (t *Tx) applyDraws(w stockroom.Withdrawal, e stockroom.LedgerEntry, cands [
 		changes = append(changes, levelChange{partNo: w.PartNo, wid: w.ToWID, owner: w.Owner, asn: w.Units})
 		e = entryWith(e, map[string]any{"transitID": transitID})
 	}
-	lv := t.changeLevels(e.Time, changes...)
+	lv := t.changeLevels(e, changes...)
 	head := ledgerHead{typ: w.Type, partNo: w.PartNo, wid: w.WID, owner: w.Owner, spot: w.Spot, units: w.Units, entry: e}
 	if w.Type != stockroom.TxIssue {
 		head.toWID, head.toSpot = &w.ToWID, &w.ToSpot
@@ -170,7 +171,7 @@ func (t *Tx) applyDraws(w stockroom.Withdrawal, e stockroom.LedgerEntry, cands [
 	if err := t.appendHead(head, &id); err != nil {
 		return 0, err
 	}
-	if err := t.flush(); err != nil {
+	if err := t.Flush(); err != nil {
 		return 0, err
 	}
 	for i, ok := range dw.done {
@@ -225,21 +226,21 @@ func (t *Tx) queueDraws(w stockroom.Withdrawal, now int64, cands []stockroom.Can
 		to := ledgerLine{recNo: d.RecNo, partNo: w.PartNo, wid: w.ToWID, spot: w.ToSpot, units: d.Units}
 		switch {
 		case w.Type != stockroom.TxMove:
-			t.queryRow(&dw.done[i], drawFromLot(d.Remaining), []any{d.RecNo, d.Units, now, 0}, new(int64))
+			t.QueryRow(&dw.done[i], drawFromLot(d.Remaining), []any{d.RecNo, d.Units, now, 0}, new(int64))
 			if d.Remaining.IsZero() {
 				dw.counts.lot(w.WID, -1, false, true)
 			}
 			dw.lines = append(dw.lines, from)
 		case d.Remaining.IsZero():
-			t.queryRow(&dw.done[i], moveLot, []any{d.RecNo, w.ToWID, w.ToSpot, now}, new(int64))
+			t.QueryRow(&dw.done[i], moveLot, []any{d.RecNo, w.ToWID, w.ToSpot, now}, new(int64))
 			if crossing {
 				dw.counts.lot(w.WID, -1, true, true)
 				dw.counts.lot(w.ToWID, 1, true, true)
 			}
 			dw.lines = append(dw.lines, from, to)
 		default:
-			t.queryRow(&dw.done[i], splitLot, []any{d.RecNo, w.ToWID, w.ToSpot, d.Units, now}, &dw.newRecNo[i])
-			t.queryRow(nil, takeFromLot, []any{d.RecNo, d.Units, now, 0}, new(int64)) // no row: the plan misread the lot
+			t.QueryRow(&dw.done[i], splitLot, []any{d.RecNo, w.ToWID, w.ToSpot, d.Units, now}, &dw.newRecNo[i])
+			t.QueryRow(nil, takeFromLot, []any{d.RecNo, d.Units, now, 0}, new(int64)) // no row: the plan misread the lot
 			dw.counts.lot(w.ToWID, 1, true, true)
 			dw.splits[len(dw.lines)+1] = i
 			dw.lines = append(dw.lines, from, to)

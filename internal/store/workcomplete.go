@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/stockroom/stockroom"
@@ -14,9 +16,11 @@ import (
 // from the lots allocated to it first, then from unallocated lots of its
 // item, warehouse and owner, oldest received first then lowest recNo; then
 // the products are received as one new lot at the order's warehouse and
-// spot, for its owner, priced at what the consumed units cost. Ledger:
-// one assemble entry per component line (lot lines negative, committed
-// down by what allocations gave) and one for the products' lot. Locks, in
+// spot, for its owner, priced at what the consumed units cost. Ledger: one
+// assemble entry (contract §11), as a move is one entry with its lines: its
+// item the product, its lines the products' lot and every consumed lot
+// (negative), its figures the components' committed down by what
+// allocations gave, each of its own item (see assemble). Locks, in
 // the order every order action takes them: the header, the lines, then the
 // lots of every component (allocated to the line or free) in lotLockOrder,
 // the components' levels, the product's level, the counters.
@@ -41,35 +45,36 @@ type completeLot struct {
 	units, allocated, price   stockroom.Units
 }
 
-// CompleteWorkOrder completes units products of work order no (see above)
-// and returns the order afterwards with the product's lot and what each
-// component consumed. check sees every component. A component that cannot
+// CompleteWorkOrder completes units products of the work order a.No (see
+// above) and returns the order afterwards with the product's lot and what
+// each component consumed. It touches every component (a.By's scopes judge
+// them as an order action's). A component that cannot
 // be covered refuses the whole completion (stockroom.ComponentShortError)
 // and changes nothing; so does asking more than is left to complete, or a
 // part of a product whose components' units are not whole millionths.
-func (db *DB) CompleteWorkOrder(ctx context.Context, key *stockroom.IdempotencyKey, no string, units stockroom.Units, e stockroom.LedgerEntry, check CheckLines) (stockroom.CompleteResult, error) {
+func (db *DB) CompleteWorkOrder(ctx context.Context, key *stockroom.IdempotencyKey, a stockroom.OrderLinesAction, units stockroom.Units) (stockroom.CompleteResult, error) {
 	var res stockroom.CompleteResult
 	err := db.update(ctx, key, func(tx *Tx) (any, error) {
 		var err error
-		res, err = tx.completeWork(no, units, e, check)
+		res, err = tx.completeWork(a.No, units, a.Entry, a.By)
 		return res, err
 	})
 	return res, err
 }
 
-func (t *Tx) completeWork(no string, units stockroom.Units, e stockroom.LedgerEntry, check CheckLines) (stockroom.CompleteResult, error) {
+func (t *Tx) completeWork(no string, units stockroom.Units, e stockroom.LedgerEntry, by *stockroom.Principal) (stockroom.CompleteResult, error) {
 	var res stockroom.CompleteResult
 	o, err := t.lockOutbound(stockroom.OrderKindWork, no, false)
 	if err != nil {
 		return res, err
 	}
 	var p workProduct
-	t.queryRow(new(bool), `
+	t.QueryRow(new(bool), `
 		SELECT w.part_no, i.short_id, w.wid, w.owner, w.spot, w.units, w.completed
 		FROM work_orders w JOIN items i ON i.part_no = w.part_no
 		WHERE w.order_id = $1`, []any{o.head.id}, &p.partNo, &p.shortID, &p.wid, &p.owner, &p.spot, &p.units, &p.completed)
 	comps := map[int64]*component{}
-	t.query(func(rs rows) error {
+	t.Query(func(rs rows) error {
 		for rs.Next() {
 			var (
 				n int64
@@ -85,10 +90,13 @@ func (t *Tx) completeWork(no string, units stockroom.Units, e stockroom.LedgerEn
 		SELECT l.line_no, COALESCE(l.per_unit, 0), i.short_id
 		FROM order_lines l JOIN items i ON i.part_no = l.part_no
 		WHERE l.order_id = $1`, o.head.id)
-	if err := t.flush(); err != nil {
+	if err := t.Flush(); err != nil {
 		return res, err
 	}
-	if err := o.admit(o.lines, actAssemble.what, check); err != nil {
+	if _, _, err := o.linesOf(nil, by); err != nil {
+		return res, err
+	}
+	if err := o.admit(o.lines, actAssemble.what, by); err != nil {
 		return res, err
 	}
 	left := p.units.Sub(p.completed)
@@ -115,22 +123,49 @@ func (t *Tx) completeWork(no string, units stockroom.Units, e stockroom.LedgerEn
 	if err != nil {
 		return res, err
 	}
-	t.exec(`UPDATE work_orders SET completed = completed + $2 WHERE order_id = $1`, o.head.id, units)
-	e.Reference, e.Remark = "", ""
-	alloc, err := t.writeAllocations(o, actAssemble, changes, e, "")
-	if err != nil {
-		return res, err
-	}
+	t.Exec(`UPDATE work_orders SET completed = completed + $2 WHERE order_id = $1`, o.head.id, units)
 	r := stockroom.Receipt{PartNo: p.partNo, Owner: p.owner, ReceiveRequest: stockroom.ReceiveRequest{ItemID: p.shortID, Units: units,
 		WID: p.wid, Spot: p.spot, Reference: o.head.no, Price: unitCost(cost, units)}}
-	pe := stockroom.LedgerEntry{ClientID: e.ClientID, Time: e.Time, Reference: o.head.no, Details: map[string]any{"woNo": o.head.no}}
-	got, err := t.receiveAs(stockroom.TxAssemble, []stockroom.Receipt{r}, pe)
-	if err != nil {
+	if res, err = t.assemble(o, changes, r, e); err != nil {
 		return res, err
 	}
-	res.TransactionID, res.Lot, res.Components = got[0].TransactionID, got[0].Lot, alloc.Lines
-	res.WorkOrder, err = t.readWork(o.head.no)
-	return res, err
+	if res.WorkOrder, err = t.readWork(o.head.no); err != nil {
+		return res, err
+	}
+	return res, orderEvents(t, e, res.WorkOrder, allocActions(actAssemble, o.head.status, res.WorkOrder.Status)...)
+}
+
+// assemble writes a completion's consumption (changes) and its products'
+// receipt r as one ledger entry: the receipt's (type assemble, item the
+// product, line 1 its new lot), into which the consumption's lines (every
+// consumed lot, negative) and figures (the components' committed, down)
+// go, and the units each component consumed into its details, by line.
+func (t *Tx) assemble(o *outboundOrder, changes []lineChange, r stockroom.Receipt, e stockroom.LedgerEntry) (stockroom.CompleteResult, error) {
+	var consumed entryParts
+	alloc, err := t.writeAllocations(o, actAssemble.into(&consumed), changes, e, "")
+	if err != nil {
+		return stockroom.CompleteResult{}, err
+	}
+	components := make([]map[string]any, len(alloc.Lines))
+	for i, l := range alloc.Lines {
+		components[i] = map[string]any{"line": l.Line, "units": l.Units}
+	}
+	pe := stockroom.LedgerEntry{ClientID: e.ClientID, Time: e.Time, Reference: o.head.no,
+		Details: map[string]any{"woNo": o.head.no, "components": components}}
+	got, err := t.receiveAs(stockroom.TxAssemble, []stockroom.Receipt{r}, pe)
+	if errors.Is(err, stockroom.ErrWarehouseInactive) {
+		// The products' warehouse, which the refusal names.
+		err = &stockroom.OrderLineRefusal{Name: strconv.FormatInt(r.WID, 10), ID: r.WID, Err: err}
+	}
+	if err != nil {
+		return stockroom.CompleteResult{}, err
+	}
+	id := got[0].TransactionID
+	t.appendParts(id, r.PartNo, 1, consumed)
+	for i := range alloc.Lines {
+		alloc.Lines[i].TransactionID = &id
+	}
+	return stockroom.CompleteResult{TransactionID: id, Lot: got[0].Lot, Components: alloc.Lines}, nil
 }
 
 // lockComponentLots locks, in lotLockOrder in one statement, every lot of
@@ -144,7 +179,7 @@ func (t *Tx) lockComponentLots(o *outboundOrder) (map[int64]*completeLot, error)
 		buckets[i] = "(part_no = " + a.add(la.PartNo) + " AND wid = " + a.add(la.WID) + " AND owner = " + a.add(la.Owner) + ")"
 	}
 	lots := map[int64]*completeLot{}
-	t.query(func(rs rows) error {
+	t.Query(func(rs rows) error {
 		for rs.Next() {
 			l := &completeLot{}
 			if err := rs.Scan(&l.recNo, &l.partNo, &l.wid, &l.owner, &l.spot, &l.units, &l.allocated, &l.price); err != nil {
@@ -162,7 +197,7 @@ func (t *Tx) lockComponentLots(o *outboundOrder) (map[int64]*completeLot, error)
 		  AND (rec_no IN (SELECT rec_no FROM allocations WHERE order_id = `+a.add(o.head.id)+`)
 		       OR (units > allocated AND NOT hold))
 		ORDER BY `+lotLockOrder+t.forUpdate(), a...)
-	return lots, t.flush()
+	return lots, t.Flush()
 }
 
 // planConsumption plans each line's consumption of needs[i] units: its

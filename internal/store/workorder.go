@@ -140,20 +140,29 @@ func (db *DB) FindWorkOrder(ctx context.Context, no string) (stockroom.WorkOrder
 // bounds the due date.
 func (db *DB) ListWorkOrders(ctx context.Context, scope stockroom.Scope, f stockroom.OrderFilter, req stockroom.PageRequest) (stockroom.Page[stockroom.WorkOrder], error) {
 	page, err := workOrders.list(ctx, db, scope, f, req)
-	if err != nil || len(page.Items) == 0 {
+	if err != nil {
 		return page, err
 	}
+	return page, db.classify(readWorkOrders(ctx, db.read, page.Items))
+}
+
+// readWorkOrders fills in the product, place and dates of listed work
+// orders with one query.
+func readWorkOrders(ctx context.Context, qr querier, orders []stockroom.WorkOrder) error {
+	if len(orders) == 0 {
+		return nil
+	}
 	m := workRead{}
-	for i := range page.Items {
-		m[page.Items[i].ID] = &page.Items[i]
+	for i := range orders {
+		m[orders[i].ID] = &orders[i]
 	}
 	q, a := m.query()
-	rs, err := db.read.QueryContext(ctx, q, a...)
+	rs, err := qr.QueryContext(ctx, q, a...)
 	if err != nil {
-		return page, db.classify(err)
+		return err
 	}
 	defer rs.Close()
-	return page, db.classify(m.read(rs))
+	return m.read(rs)
 }
 
 // CreateWorkOrder stores a new work order o (its product, units, place,
@@ -165,11 +174,11 @@ func (db *DB) ListWorkOrders(ctx context.Context, scope stockroom.Scope, f stock
 // component, an inactive warehouse or owner is an
 // *stockroom.OrderLineRefusal (Line 0: the product).
 func (db *DB) CreateWorkOrder(ctx context.Context, key *stockroom.IdempotencyKey, o stockroom.WorkOrder, e stockroom.LedgerEntry) (stockroom.WorkOrder, error) {
-	return workOrders.create(ctx, db, key, o, e.Time, func(t *Tx, old, o *stockroom.WorkOrder) (stockroom.WorkOrder, error) {
+	write := func(t *Tx, old, o *stockroom.WorkOrder) (stockroom.WorkOrder, error) {
 		lines := workOrders.writeLines(t, old, o, e.Time)
 		product := lineRow{OrderLine: stockroom.OrderLine{PartNo: o.PartNo, Warehouse: o.WID, Owner: o.Owner}}
 		refusal := t.checkOrderLines(append([]lineRow{product}, lines...))
-		t.exec(`
+		t.Exec(`
 			INSERT INTO work_orders (order_id, part_no, units, completed, wid, spot, owner, start_date, assignee, description)
 			VALUES ($1, $2, $3, 0, $4, $5, $6, $7, $8, $9)`,
 			o.ID, o.PartNo, o.Units, o.WID, o.Spot, o.Owner, optMicros(o.StartDate), o.Assignee, o.Description)
@@ -177,8 +186,12 @@ func (db *DB) CreateWorkOrder(ctx context.Context, key *stockroom.IdempotencyKey
 		if err != nil {
 			return back, err
 		}
-		return back, refusal.err()
-	})
+		if err := refusal.err(); err != nil {
+			return back, err
+		}
+		return back, orderEvents(t, e, back, changeActions(old.Status, back.Status)...)
+	}
+	return workOrders.create(ctx, newOrderWriter(db, key, write), o, e.Time)
 }
 
 // readWork reads work order no back within the transaction, flushing.
@@ -188,6 +201,6 @@ func (t *Tx) readWork(no string) (stockroom.WorkOrder, error) {
 		return back, err
 	}
 	q, a := workReadOf(&back).query()
-	t.query(workReadOf(&back).read, q, a...)
-	return back, t.flush()
+	t.Query(workReadOf(&back).read, q, a...)
+	return back, t.Flush()
 }

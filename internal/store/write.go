@@ -3,165 +3,96 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5/stdlib"
-
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/store/txn"
 )
 
+// Tx is one write transaction, as the domain's methods see it: the write
+// engine's transaction (txn.Tx: Exec, Query and QueryRow queue statements,
+// Flush sends them, Check judges their results), to which this package adds
+// its nouns' statements as methods. A new write is a method on *Tx that
+// queues its statements, run by update or updateItem.
+type Tx struct{ *txn.Tx }
+
+// rows is what both engines' result sets offer.
+type rows = txn.Rows
+
 // update runs fn in one write transaction and commits it. Every change to the
-// database goes through here, and through the batcher (batch.go): alone when
+// database goes through here, and through the write engine (txn): alone when
 // the database is idle, else in a savepoint of a batch committed together.
 //
 // With a key, the transaction claims it before fn's first statements run (in
-// the same round trip) and records the key's answer, rendered from fn's
-// result, just before the commit: the answer is stored exactly when the
-// change is, and a key with an answer already changes nothing (the answer
-// comes back as *stockroom.Replayed).
+// the same round trip) and records the key's answer, key.Status and fn's
+// result as JSON (answerOf), just before the commit: the answer is stored
+// exactly when the change is, and a key with an answer already changes
+// nothing (the answer comes back as *stockroom.Replayed).
 //
 // A write that has begun is finished whatever becomes of the caller: the
 // transaction does not end when the client goes away, only at the request's
 // deadline. PostgreSQL's deadlock victims and serialization failures changed
 // nothing and are run again, a few times.
 func (db *DB) update(ctx context.Context, key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) error {
-	return db.updateItem(ctx, key, 0, fn)
+	return db.runWrite(ctx, write{key: key, fn: fn})
 }
 
 // updateItem is update for a write whose rows are all of item partNo (its
 // lots and levels) besides appends to the ledger, increments of the counts
 // and its key's answer: on PostgreSQL it may run in a lockstep with others
-// of other items (lockstep.go).
+// of other items (txn.Write.Scope).
 func (db *DB) updateItem(ctx context.Context, key *stockroom.IdempotencyKey, partNo int64, fn func(tx *Tx) (any, error)) error {
-	ctx, cancel := detach(ctx)
-	defer cancel()
-	if key != nil {
-		key.Recorded = nil
-	}
-	return db.batch.do(ctx, key, partNo, fn)
+	return db.runWrite(ctx, write{key: key, item: partNo, fn: fn})
 }
 
-// maxAttempts bounds the runs of one write transaction.
-const maxAttempts = 4
-
-// detach returns a context that keeps ctx's values and deadline but is not
-// canceled with it: a client that disconnects does not cut a write short.
-func detach(ctx context.Context) (context.Context, context.CancelFunc) {
-	d := context.WithoutCancel(ctx)
-	if deadline, ok := ctx.Deadline(); ok {
-		return context.WithDeadline(d, deadline)
-	}
-	return context.WithCancel(d)
+// write is one write transaction of the store.
+type write struct {
+	key *stockroom.IdempotencyKey
+	fn  func(tx *Tx) (any, error)
+	// item is the one item whose rows fn writes, when it may run in a
+	// lockstep (updateItem); 0 when not.
+	item int64
+	// given is the answer to record for key as it is (a refusal, recorded
+	// by a write that changes nothing); nil for a write whose answer is
+	// its result (answerOf).
+	given *stockroom.RecordedAnswer
 }
 
-// runAlone runs m as a transaction of its own on lane, again while it loses
-// deadlocks or its COMMIT's answer was lost and it did not commit, and sets
-// its answer.
-func (db *DB) runAlone(lane int, m *member) {
-	db.batch.stats.alone.Add(1)
-	for attempt := 1; ; attempt++ {
-		var reply *stockroom.Reply
-		err := db.onLane(m.ctx, lane, func(t *Tx) error {
-			if t.pg != nil {
-				t.observe = db.observeSends
-			}
-			var err error
-			reply, err = t.run(m.key, m.fn)
-			return err
-		})
-		again := isRetryable(err)
-		if again {
-			db.batch.stats.deadlocks.Add(1)
-		}
-		if errors.Is(err, errCommitRolledBack) { // nothing of it is left
-			again = true
-		}
-		if err == nil || attempt == maxAttempts || !again || ended(m.ctx) != nil {
-			if err != nil { // the answer stands only for a transaction committed
-				reply = nil
-			}
-			m.err, m.reply = db.classify(err), reply
-			return
-		}
+// runWrite runs w on the write engine and returns its error once it is
+// answered, with its key's recorded answer set.
+func (db *DB) runWrite(ctx context.Context, w write) error {
+	tw := &txn.Write{Run: w.run, Scope: w.item}
+	if k := w.key; k != nil {
+		k.Recorded = nil
+		tw.Key = k.ClientID + "\x00" + k.Key // what makes two keys the same
+		tw.Claim = func(t *txn.Tx) { (&Tx{t}).claimKey(k) }
 	}
-}
-
-// onLane runs f on a transaction not yet begun on lane's connection: on
-// PostgreSQL one from the pool, on SQLite the one writer. On PostgreSQL,
-// when the answer to the transaction's COMMIT was lost, what it returns is
-// what the database says became of it (settleLostCommit): nil when it
-// committed.
-func (db *DB) onLane(ctx context.Context, lane int, f func(t *Tx) error) error {
-	if db.engine == SQLite {
-		w, err := db.liteWriter()
-		if err != nil {
-			return err
-		}
-		err = f(&Tx{ctx: ctx, lite: w, shard: lane})
-		if err != nil && w.conn.inTransaction() {
-			// Its ROLLBACK failed: a new connection starts clean.
-			db.dropLiteWriter()
-		}
-		return err
+	answer, err := db.txn.Do(ctx, tw)
+	if w.key != nil {
+		w.key.Recorded, _ = answer.(*stockroom.RecordedAnswer)
 	}
-	conn, err := db.write.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	err = conn.Raw(func(driverConn any) error {
-		c, ok := driverConn.(*stdlib.Conn)
-		if !ok {
-			return fmt.Errorf("postgres connection is a %T", driverConn)
-		}
-		return f(&Tx{ctx: ctx, pg: c.Conn(), shard: lane, xid: new(int64)})
-	})
-	conn.Close()
-	// A lost COMMIT answer is asked about on another connection.
-	return db.settleLostCommit(err)
-}
-
-// run carries out one attempt of a transaction, rolling it back on any
-// error. It returns the key's answer as it was sent to be committed, with
-// the error, if any: after a lost COMMIT answer the transaction may have
-// committed (DB.onLane settles it), so whether the answer stands is the
-// caller's to decide.
-func (t *Tx) run(key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) (*stockroom.Reply, error) {
-	reply, err := t.apply(key, fn)
 	if err == nil {
-		err = t.commit()
+		db.committed() // its events, if any, are readable (eventwake.go)
 	}
-	if err != nil {
-		t.rollback()
-		return reply, err
-	}
-	if t.observe != nil {
-		t.observe(t.sends)
-	}
-	return reply, nil
+	return db.classify(err)
 }
 
-// apply queues a member's claim of its key, runs fn and queues the key's
-// answer: all of a transaction but its end.
-func (t *Tx) apply(key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) (*stockroom.Reply, error) {
-	if key != nil {
-		t.claimKey(key)
-	}
-	return t.applyClaimed(key, fn)
-}
-
-// applyClaimed is apply for a key claimed already (or none).
-func (t *Tx) applyClaimed(key *stockroom.IdempotencyKey, fn func(tx *Tx) (any, error)) (*stockroom.Reply, error) {
-	result, err := fn(t)
-	if err != nil || key == nil {
+// run runs w's fn on t and queues its key's answer: all of the write but
+// the claim of its key. It returns the answer.
+func (w write) run(t *txn.Tx) (any, error) {
+	tx := &Tx{t}
+	result, err := w.fn(tx)
+	if err != nil || w.key == nil {
 		return nil, err
 	}
-	reply, err := t.recordAnswer(key, result)
-	if err != nil {
-		return nil, err
+	answer := w.given
+	if answer == nil {
+		if answer, err = answerOf(w.key, result); err != nil {
+			return nil, err
+		}
 	}
-	return &reply, nil
+	tx.recordAnswer(w.key, *answer)
+	return answer, nil
 }
 
 // updateNoResult is update for transactions whose caller needs no result

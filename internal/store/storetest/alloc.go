@@ -104,7 +104,7 @@ func (h *harness) testDrawsLeaveAllocated(t *testing.T) {
 		t.Fatalf("an issue of a lot all promised: %v", err)
 	}
 	for _, rec := range []int64{l1.RecNo, l2.RecNo} {
-		_, err := s.SetHold(ctx, nil, rec, true, s.entry(), func(stockroom.Lot) error { return nil })
+		_, err := s.SetHold(ctx, nil, stockroom.HoldChange{RecNo: rec, Hold: true}, s.entry(), func(stockroom.Lot) error { return nil })
 		if !errors.Is(err, stockroom.ErrLotAllocated) || stockroom.ErrorMessage(err) != "Lot has units committed to orders." {
 			t.Fatalf("holding lot %d with allocations: %v", rec, err)
 		}
@@ -118,7 +118,7 @@ func (h *harness) testDrawsLeaveAllocated(t *testing.T) {
 	// Released, the lot can be held again.
 	_, err = s.uncommit("SO-1")
 	must(t, err)
-	_, err = s.SetHold(ctx, nil, l1.RecNo, true, s.entry(), func(stockroom.Lot) error { return nil })
+	_, err = s.SetHold(ctx, nil, stockroom.HoldChange{RecNo: l1.RecNo, Hold: true}, s.entry(), func(stockroom.Lot) error { return nil })
 	must(t, err)
 	s.audit()
 }
@@ -165,7 +165,7 @@ func (h *harness) testCommitNamedLot(t *testing.T) {
 	s.receive(s.a.PartNo, 1, "X", u(5))
 	l2 := s.receive(s.a.PartNo, 1, "Y", u(5))
 	held := s.receive(s.a.PartNo, 1, "Z", u(5))
-	_, err := s.SetHold(ctx, nil, held.RecNo, true, s.entry(), func(stockroom.Lot) error { return nil })
+	_, err := s.SetHold(ctx, nil, stockroom.HoldChange{RecNo: held.RecNo, Hold: true}, s.entry(), func(stockroom.Lot) error { return nil })
 	must(t, err)
 	s.insertShippingOrderForTest("SO-1", soLine(s.a.PartNo, 1, u(4)), soLine(s.a.PartNo, 1, u(4)))
 	res, err := s.commit("SO-1", stockroom.CommitRequest{Lines: []stockroom.AllocLine{{Line: 2, RecNo: l2.RecNo}, {Line: 1, Units: up(2)}}})

@@ -46,13 +46,14 @@ func (h *harness) testNeverPromisedTwice(t *testing.T) {
 			soLine(s.b.PartNo, int64(1+i/2%2), u(int64(4+i%3))))
 	}
 	tally := newAllocTally()
+	mix := allocMix{items: items, orders: orders, lots: lots, tally: tally}
 	before := s.WriteStats()
 	var wg sync.WaitGroup
 	for w := range allocWorkers {
 		wg.Go(func() {
 			rng := rand.New(rand.NewPCG(uint64(w), 14))
 			for step := range 10 {
-				s.allocStep(rng, step >= 5, items, orders, lots, tally)
+				s.allocStep(rng, step >= 5, mix)
 			}
 		})
 	}
@@ -135,14 +136,24 @@ func (s *stockDB) checkAllocLedger(tally *allocTally) {
 	}
 }
 
+// allocMix is what the steps of the mix work on: the items, the orders
+// and the lots, and the tally of what they did.
+type allocMix struct {
+	items  []int64
+	orders []string
+	lots   []int64
+	tally  *allocTally
+}
+
 // allocStep carries out one random step of the mix. In the second half
 // (late), one step in 12 closes or cancels one of every fourth order
 // (SO-4, SO-8, ...), after packing what its line 1 has committed: the
 // others stay open throughout, and those have allocations to release,
 // meet the other actions as they end, and refuse them after.
-func (s *stockDB) allocStep(rng *rand.Rand, late bool, items []int64, orders []string, lots []int64, a *allocTally) {
+func (s *stockDB) allocStep(rng *rand.Rand, late bool, m allocMix) {
+	a := m.tally
 	if late && rng.IntN(12) == 0 {
-		no, kind, cancel := orders[3+4*rng.IntN(len(orders)/4)], "close", rng.IntN(2) == 0
+		no, kind, cancel := m.orders[3+4*rng.IntN(len(m.orders)/4)], "close", rng.IntN(2) == 0
 		if cancel {
 			kind = "cancel"
 		}
@@ -152,12 +163,12 @@ func (s *stockDB) allocStep(rng *rand.Rand, late bool, items []int64, orders []s
 		a.act(kind, no, func() (stockroom.AllocationResult, error) { return s.endOrder(no, cancel) })
 		return
 	}
-	no := orders[rng.IntN(len(orders))]
+	no := m.orders[rng.IntN(len(m.orders))]
 	line := allocLine(int64(1+rng.IntN(2)), nil)
 	if rng.IntN(2) == 0 {
 		line.Units = up(int64(1 + rng.IntN(3)))
 	}
-	part, wid := items[rng.IntN(len(items))], int64(1+rng.IntN(2))
+	part, wid := m.items[rng.IntN(len(m.items))], int64(1+rng.IntN(2))
 	switch op := rng.IntN(10); {
 	case op < 4:
 		req := stockroom.CommitRequest{AllowPartial: rng.IntN(3) == 0}
@@ -181,7 +192,7 @@ func (s *stockDB) allocStep(rng *rand.Rand, late bool, items []int64, orders []s
 			ToSpot: fmt.Sprint("M", rng.IntN(3)), Units: u(int64(1 + rng.IntN(3)))})
 		a.other("move", err)
 	default:
-		_, err := s.SetHold(ctx, nil, lots[rng.IntN(len(lots))], rng.IntN(2) == 0, s.entry(), func(l stockroom.Lot) error {
+		_, err := s.SetHold(ctx, nil, stockroom.HoldChange{RecNo: m.lots[rng.IntN(len(m.lots))], Hold: rng.IntN(2) == 0}, s.entry(), func(l stockroom.Lot) error {
 			if l.Units.IsZero() {
 				return stockroom.Errorf(stockroom.ECONFLICT, "Lot %d is empty.", l.RecNo)
 			}

@@ -57,9 +57,20 @@ func soLine(part, wid int64, units stockroom.Units) stockroom.OutboundLine {
 	return stockroom.OutboundLine{PartNo: part, WID: wid, Units: units}
 }
 
-// anyLines lets an order action touch every line (the service's scope
-// checks are not the store's to test).
-func anyLines([]stockroom.OutboundLine) error { return nil }
+// everyone is a client that sees and may touch every line of every order.
+var everyone = &stockroom.Principal{Scope: stockroom.Scope{All: true}, Owners: stockroom.Scope{All: true}}
+
+// inWarehouses is a client of every owner that sees the warehouses wids
+// only.
+func inWarehouses(wids ...int64) *stockroom.Principal {
+	return &stockroom.Principal{Scope: stockroom.Scope{IDs: wids}, Owners: stockroom.Scope{All: true}}
+}
+
+// act is an action on order no of a kind for the client by, its changes
+// recorded under the suite's ledger entry.
+func (s *stockDB) act(kind stockroom.OrderKind, no string, by *stockroom.Principal) stockroom.OrderLinesAction {
+	return stockroom.OrderLinesAction{Kind: kind, No: no, Entry: s.entry(), By: by}
+}
 
 // allocLine names line n with units (nil: the action's default).
 func allocLine(n int64, units *stockroom.Units) stockroom.AllocLine {
@@ -74,23 +85,23 @@ func up(n int64) *stockroom.Units {
 
 // The order actions on shipping order no, as the service calls them.
 func (s *stockDB) commit(no string, req stockroom.CommitRequest) (stockroom.AllocationResult, error) {
-	return s.CommitOrder(ctx, nil, stockroom.OrderKindShipping, no, req, s.entry(), anyLines)
+	return s.CommitOrder(ctx, nil, s.act(stockroom.OrderKindShipping, no, everyone), req)
 }
 
 func (s *stockDB) uncommit(no string, lines ...stockroom.AllocLine) (stockroom.AllocationResult, error) {
-	return s.UncommitOrder(ctx, nil, stockroom.OrderKindShipping, no, stockroom.UncommitRequest{Lines: lines}, s.entry(), anyLines)
+	return s.UncommitOrder(ctx, nil, s.act(stockroom.OrderKindShipping, no, everyone), stockroom.UncommitRequest{Lines: lines})
 }
 
 func (s *stockDB) pack(no string, lines ...stockroom.AllocLine) (stockroom.AllocationResult, error) {
-	return s.PackOrder(ctx, nil, stockroom.OrderKindShipping, no, stockroom.PackRequest{Lines: lines}, s.entry(), anyLines)
+	return s.PackOrder(ctx, nil, s.act(stockroom.OrderKindShipping, no, everyone), stockroom.PackRequest{Lines: lines})
 }
 
 func (s *stockDB) shipOrder(no string, req stockroom.ShipRequest) (stockroom.AllocationResult, error) {
-	return s.ShipOrder(ctx, nil, stockroom.OrderKindShipping, no, req, s.entry(), anyLines)
+	return s.ShipOrder(ctx, nil, s.act(stockroom.OrderKindShipping, no, everyone), req)
 }
 
 func (s *stockDB) endOrder(no string, cancel bool) (stockroom.AllocationResult, error) {
-	return s.EndOutboundOrder(ctx, nil, stockroom.OrderKindShipping, no, cancel, s.entry(), anyLines)
+	return s.EndOutboundOrder(ctx, nil, s.act(stockroom.OrderKindShipping, no, everyone), cancel)
 }
 
 // soLines reads shipping order no's lines with their allocations.

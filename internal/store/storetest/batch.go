@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/store"
 )
 
 // testBatchMembersFail makes one batch whose members depend on one another
@@ -81,8 +82,7 @@ func (h *harness) testBatchMembersFail(t *testing.T) {
 
 // batchKey is an idempotency key whose answer is a 201.
 func batchKey(key string) *stockroom.IdempotencyKey {
-	return &stockroom.IdempotencyKey{ClientID: "c", Key: key, RequestHash: "h", Time: t0,
-		Answer: func(any) stockroom.Reply { return stockroom.Reply{Status: 201, Body: []byte("{}")} }}
+	return &stockroom.IdempotencyKey{ClientID: "c", Key: key, RequestHash: "h", Time: t0, Status: 201}
 }
 
 // receiveOp is a batch member receiving units of item part into warehouse
@@ -174,5 +174,31 @@ func isErr(want error) func(error) bool {
 
 func isReplay(err error) bool {
 	var r *stockroom.Replayed
-	return errors.As(err, &r) && r.Reply.Status == 201
+	return errors.As(err, &r) && r.Answer.Status == 201
+}
+
+// checkBatched fails the test unless some of the writes since before were
+// committed as members of batches, and on PostgreSQL some in a lockstep: a
+// concurrency test is to prove the batched write path (group commit), not
+// only transactions run alone.
+func (s *stockDB) checkBatched(before store.WriteStats) {
+	s.t.Helper()
+	after := s.logWrites(before)
+	if after.Batches == before.Batches {
+		s.t.Errorf("write stats %+v then %+v: no batch; the test did not run the batched path", before, after)
+	}
+	if s.Engine() == store.Postgres && after.Stepped == before.Stepped {
+		s.t.Errorf("write stats %+v then %+v: no member ran in a lockstep", before, after)
+	}
+}
+
+// logWrites logs what the write path did since before, and returns its
+// counts now.
+func (s *stockDB) logWrites(before store.WriteStats) store.WriteStats {
+	s.t.Helper()
+	after := s.WriteStats()
+	s.t.Logf("writes: %d batches of %d members (%d in a lockstep, %d lockstep retries, %d level rows merged), %d alone, %d run again",
+		after.Batches-before.Batches, after.Batched-before.Batched, after.Stepped-before.Stepped,
+		after.StepRetries-before.StepRetries, after.MergedLevels-before.MergedLevels, after.Alone-before.Alone, after.Again-before.Again)
+	return after
 }

@@ -30,11 +30,33 @@ func (h *harness) testCommitAnswerLost(t *testing.T) {
 		t.Skip("SQLite commits in the process: there is no answer to lose on the way")
 	}
 	p := startCommitDropper(t, dsn)
-	s := stockOn(t, mustOpen(t, p.dsn))
-	c := newItem("C", t0)
-	must(t, s.CreateItem(ctx, nil, &c))
-	var outcomes []outcome
+	l := &lostCommits{t: t, s: stockOn(t, mustOpen(t, p.dsn)), p: p, c: newItem("C", t0)}
+	must(t, l.s.CreateItem(ctx, nil, &l.c))
+	l.answerLost()
+	l.lostOnTheWay()
+	l.outcomeUnknown()
+	l.check()
+}
 
+// lostCommits is testCommitAnswerLost's fixture: the stock fixture behind
+// the proxy that loses COMMITs, a third item C, and the outcomes so far.
+type lostCommits struct {
+	t        *testing.T
+	s        *stockDB
+	p        *commitDropper
+	c        stockroom.Item
+	outcomes []outcome
+}
+
+// receive is a receipt of units of part into warehouse 1.
+func (l *lostCommits) receive(part int64, units stockroom.Units) func(e stockroom.LedgerEntry) (int64, error) {
+	return l.s.receiveOp(ctx, part, 1, units, nil)
+}
+
+// answerLost: a lone transaction and a batch in a lockstep each lose the
+// answer to a COMMIT the database carried out.
+func (l *lostCommits) answerLost() {
+	t, s, p := l.t, l.s, l.p
 	p.arm()
 	e := s.entry()
 	e.Reference = "lone"
@@ -45,21 +67,19 @@ func (h *harness) testCommitAnswerLost(t *testing.T) {
 	if p.dropped.Load() != 1 {
 		t.Fatalf("%d COMMIT answers lost, want 1", p.dropped.Load())
 	}
-	outcomes = append(outcomes, outcome{ref: "lone", op: "lone receive", ok: true, txID: res.TransactionID})
+	l.outcomes = append(l.outcomes, outcome{ref: "lone", op: "lone receive", ok: true, txID: res.TransactionID})
 
-	receive := func(part int64, units stockroom.Units) func(e stockroom.LedgerEntry) (int64, error) {
-		return s.receiveOp(ctx, part, 1, units, nil)
-	}
+	receive := l.receive
 	members := []batchMember{
 		{"issue 4 of A", s.drawOp(stockroom.TxIssue, s.a.PartNo, u(4)), nil},
 		{"receive 3 of B", receive(s.b.PartNo, u(3)), nil},
-		{"receive 2 of C", receive(c.PartNo, u(2)), nil},
+		{"receive 2 of C", receive(l.c.PartNo, u(2)), nil},
 		{"keyed receive of B", s.receiveOp(ctx, s.b.PartNo, 2, u(5), batchKey("lost-1")), nil},
 		{"move 6 of A", s.drawOp(stockroom.TxMove, s.a.PartNo, u(6)), nil},
 	}
 	before := s.WriteStats()
 	p.arm()
-	outcomes = append(outcomes, s.runBatchOf(members, nil)...)
+	l.outcomes = append(l.outcomes, s.runBatchOf(members, nil)...)
 	after := s.WriteStats()
 	if p.dropped.Load() != 2 {
 		t.Fatalf("%d COMMIT answers lost, want 2", p.dropped.Load())
@@ -67,27 +87,33 @@ func (h *harness) testCommitAnswerLost(t *testing.T) {
 	if after.Batches-before.Batches != 1 || after.Again != before.Again {
 		t.Errorf("write stats %+v then %+v: want one batch, nothing run again", before, after)
 	}
+}
 
+// lostOnTheWay: a lone transaction and a batch each lose their COMMIT on
+// its way.
+func (l *lostCommits) lostOnTheWay() {
+	t, s, p := l.t, l.s, l.p
+	receive := l.receive
 	// The connection breaks before the database sees the COMMIT: the
 	// transaction is rolled back, the store learns so, and the requests
 	// run again, each alone.
 	p.before.Store(true)
 	p.arm()
-	e = s.entry()
+	e := s.entry()
 	e.Reference = "lone-aborted"
-	res, err = s.Receive(ctx, nil, stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 2, Units: u(1)}}, e)
+	res, err := s.Receive(ctx, nil, stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 2, Units: u(1)}}, e)
 	if err != nil {
 		t.Fatalf("lone receive whose COMMIT was lost on its way: %v, want success", err)
 	}
-	outcomes = append(outcomes, outcome{ref: "lone-aborted", op: "lone receive, run again", ok: true, txID: res.TransactionID})
-	members = []batchMember{
-		{"receive 1 of C", receive(c.PartNo, u(1)), nil},
+	l.outcomes = append(l.outcomes, outcome{ref: "lone-aborted", op: "lone receive, run again", ok: true, txID: res.TransactionID})
+	members := []batchMember{
+		{"receive 1 of C", receive(l.c.PartNo, u(1)), nil},
 		{"issue 1 of B", s.drawOp(stockroom.TxIssue, s.b.PartNo, u(1)), nil},
 	}
-	before = s.WriteStats()
+	before := s.WriteStats()
 	p.arm()
-	outcomes = append(outcomes, s.runBatchOf(members, nil)...)
-	after = s.WriteStats()
+	l.outcomes = append(l.outcomes, s.runBatchOf(members, nil)...)
+	after := s.WriteStats()
 	p.before.Store(false)
 	if p.dropped.Load() != 4 {
 		t.Fatalf("%d COMMITs lost, want 4", p.dropped.Load())
@@ -95,7 +121,13 @@ func (h *harness) testCommitAnswerLost(t *testing.T) {
 	if after.Again-before.Again != int64(len(members)) {
 		t.Errorf("write stats %+v then %+v: want every member of the batch run again", before, after)
 	}
+}
 
+// outcomeUnknown: a lone transaction and a batch each lose the answer with
+// the database.
+func (l *lostCommits) outcomeUnknown() {
+	t, s, p := l.t, l.s, l.p
+	receive := l.receive
 	// The database goes away with the answer, so nobody can say what
 	// became of the transaction: the requests that changed something are
 	// answered so, and not run again; the one refused in the batch changed
@@ -103,28 +135,28 @@ func (h *harness) testCommitAnswerLost(t *testing.T) {
 	s.SetCommitOutcomeWaitForTest(300 * time.Millisecond)
 	p.arm()
 	p.sever.Store(true)
-	e = s.entry()
+	e := s.entry()
 	e.Reference = "lone-unknown"
 	key := batchKey("lost-2")
-	lone := stockroom.Receipt{PartNo: c.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 2, Units: u(4)}}
-	_, err = s.Receive(ctx, key, lone, e)
+	lone := stockroom.Receipt{PartNo: l.c.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 2, Units: u(4)}}
+	_, err := s.Receive(ctx, key, lone, e)
 	if !isOutcomeUnknown(err) {
 		t.Fatalf("lone receive whose COMMIT answer was lost with the database: %v, want its outcome unknown", err)
 	}
 	p.sever.Store(false)
 	// It committed: the ledger has it, though its request was not told,
 	// and its key tells a repeat so, as the answer advises.
-	outcomes = append(outcomes, outcome{ref: "lone-unknown", op: "lone receive, outcome unknown", txID: committedUnseen})
+	l.outcomes = append(l.outcomes, outcome{ref: "lone-unknown", op: "lone receive, outcome unknown", txID: committedUnseen})
 	if _, err := s.Receive(ctx, key, lone, s.entry()); !isReplay(err) {
 		t.Fatalf("repeat of the receive whose outcome was unknown: %v, want its answer replayed", err)
 	}
 	p.arm()
 	p.sever.Store(true)
-	members = []batchMember{
+	members := []batchMember{
 		{"receive 1 of A", receive(s.a.PartNo, u(1)), isOutcomeUnknown},
 		// Refused before it wrote, it runs again alone, while the
 		// database is still gone: unavailable, its outcome known.
-		{"issue 9 of C", s.drawOp(stockroom.TxIssue, c.PartNo, u(9)), func(err error) bool {
+		{"issue 9 of C", s.drawOp(stockroom.TxIssue, l.c.PartNo, u(9)), func(err error) bool {
 			return isCode(stockroom.EUNAVAILABLE)(err) && !isOutcomeUnknown(err)
 		}},
 		{"receive 1 of B", receive(s.b.PartNo, u(1)), isOutcomeUnknown},
@@ -132,16 +164,20 @@ func (h *harness) testCommitAnswerLost(t *testing.T) {
 	unknown := s.runBatchOf(members, nil)
 	p.sever.Store(false)
 	unknown[0].txID, unknown[2].txID = committedUnseen, committedUnseen
-	outcomes = append(outcomes, unknown...)
+	l.outcomes = append(l.outcomes, unknown...)
 	if p.dropped.Load() != 6 {
 		t.Fatalf("%d COMMIT answers lost, want 6 in all", p.dropped.Load())
 	}
+}
 
-	s.checkLedgerByReference(outcomes)
+// check checks the ledger and the levels against the outcomes.
+func (l *lostCommits) check() {
+	t, s := l.t, l.s
+	s.checkLedgerByReference(l.outcomes)
 	for _, c := range []struct {
 		part, wid int64
 		want      stockroom.Units
-	}{{s.a.PartNo, 1, u(1)}, {s.a.PartNo, 2, u(7)}, {s.b.PartNo, 1, u(3)}, {s.b.PartNo, 2, u(5)}, {c.PartNo, 1, u(3)}, {c.PartNo, 2, u(4)}} {
+	}{{s.a.PartNo, 1, u(1)}, {s.a.PartNo, 2, u(7)}, {s.b.PartNo, 1, u(3)}, {s.b.PartNo, 2, u(5)}, {l.c.PartNo, 1, u(3)}, {l.c.PartNo, 2, u(4)}} {
 		if got := s.level(c.part, c.wid).InStock; got != c.want {
 			t.Errorf("item %d warehouse %d: inStock %s, want %s", c.part, c.wid, got, c.want)
 		}

@@ -134,6 +134,21 @@ func (m *mixState) record(o outcome, item int, owner int64, deltas map[int64]sto
 	}
 }
 
+// moved notes what move w drew, lines: the lots it moved or split off,
+// now where to says, and its changes to the warehouses' units in deltas.
+func (m *mixState) moved(ref string, w stockroom.Withdrawal, to mixLot, lines []stockroom.Draw, deltas map[int64]stockroom.Units) {
+	m.drewMoved(ref, to.owner, lines)
+	for _, d := range lines {
+		if d.SplitRecNo() != 0 {
+			m.addLot(d.SplitRecNo(), to, true)
+		} else {
+			m.addLot(d.RecNo, to, true)
+		}
+	}
+	deltas[w.WID] = deltas[w.WID].Sub(w.Units)
+	deltas[w.ToWID] = deltas[w.ToWID].Add(w.Units)
+}
+
 // drewMoved tells whether a draw took a lot that had been moved, and notes
 // any lot it took of another owner than owner.
 func (m *mixState) drewMoved(ref string, owner int64, draws []stockroom.Draw) bool {
@@ -237,16 +252,7 @@ func (s *stockDB) mixStep(m *mixState, items []int64, rng *rand.Rand, ref string
 		res, err = s.Withdraw(ctx, nil, w, e)
 		o.txID = res.TransactionID
 		if err == nil {
-			m.drewMoved(ref, owner, res.Lines)
-			for _, d := range res.Lines {
-				if d.SplitRecNo() != 0 {
-					m.addLot(d.SplitRecNo(), mixLot{item, w.ToWID, owner}, true)
-				} else {
-					m.addLot(d.RecNo, mixLot{item, w.ToWID, owner}, true)
-				}
-			}
-			deltas[w.WID] = deltas[w.WID].Sub(w.Units)
-			deltas[w.ToWID] = deltas[w.ToWID].Add(w.Units)
+			m.moved(ref, w, mixLot{item, w.ToWID, owner}, res.Lines, deltas)
 		}
 	case opHold, opRelease:
 		recNo, _, ok := m.someLot(rng, op == opRelease)
@@ -254,7 +260,7 @@ func (s *stockDB) mixStep(m *mixState, items []int64, rng *rand.Rand, ref string
 			return nil
 		}
 		var res stockroom.HoldResult
-		res, err = s.SetHold(ctx, nil, recNo, op == opHold, e, allowAll)
+		res, err = s.SetHold(ctx, nil, stockroom.HoldChange{RecNo: recNo, Hold: op == opHold}, e, allowAll)
 		if res.TransactionID != nil {
 			o.txID = *res.TransactionID
 			if op == opHold {
@@ -353,7 +359,7 @@ func checkMix(t *testing.T, outcomes []outcome) {
 }
 
 // mixWorkers is how many workers the concurrency tests run: many times
-// PostgreSQL's write lanes (batch.go), so that writes queue there too and
+// PostgreSQL's write lanes (txn: batch.go), so that writes queue there too and
 // the tests run the batched path on both engines (checkBatched).
 const mixWorkers = 32
 
@@ -373,30 +379,4 @@ func (s *stockDB) runMix(m *mixState, items []int64, workers, each int, seed uin
 		})
 	}
 	wg.Wait()
-}
-
-// checkBatched fails the test unless some of the writes since before were
-// committed as members of batches, and on PostgreSQL some in a lockstep: a
-// concurrency test is to prove the batched write path (group commit), not
-// only transactions run alone.
-func (s *stockDB) checkBatched(before store.WriteStats) {
-	s.t.Helper()
-	after := s.logWrites(before)
-	if after.Batches == before.Batches {
-		s.t.Errorf("write stats %+v then %+v: no batch; the test did not run the batched path", before, after)
-	}
-	if s.Engine() == store.Postgres && after.Stepped == before.Stepped {
-		s.t.Errorf("write stats %+v then %+v: no member ran in a lockstep", before, after)
-	}
-}
-
-// logWrites logs what the write path did since before, and returns its
-// counts now.
-func (s *stockDB) logWrites(before store.WriteStats) store.WriteStats {
-	s.t.Helper()
-	after := s.WriteStats()
-	s.t.Logf("writes: %d batches of %d members (%d in a lockstep, %d lockstep retries, %d level rows merged), %d alone, %d run again",
-		after.Batches-before.Batches, after.Batched-before.Batched, after.Stepped-before.Stepped,
-		after.StepRetries-before.StepRetries, after.MergedLevels-before.MergedLevels, after.Alone-before.Alone, after.Again-before.Again)
-	return after
 }

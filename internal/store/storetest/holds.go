@@ -43,7 +43,7 @@ func (h *harness) testHeldLotsMoveOnlyWhenNamed(t *testing.T) {
 	s := h.openStock(t)
 	held := s.receive(s.a.PartNo, 1, "X", u(5))
 	free := s.receive(s.a.PartNo, 1, "X", u(3))
-	if res, err := s.SetHold(ctx, nil, held.RecNo, true, s.entry(), allowAll); err != nil || res.TransactionID == nil {
+	if res, err := s.SetHold(ctx, nil, stockroom.HoldChange{RecNo: held.RecNo, Hold: true}, s.entry(), allowAll); err != nil || res.TransactionID == nil {
 		t.Fatalf("hold: %+v, %v", res, err)
 	}
 	lotsBefore, ledgerBefore := s.lots(), s.ledgerSize()

@@ -14,11 +14,12 @@ import (
 	"github.com/stockroom/stockroom/internal/testdb"
 )
 
-func (h *harness) testPurchaseLists(t *testing.T) {
-	s := h.openPurchase(t)
+// placeListOrders places the orders testPurchaseLists lists: L-1 (closed),
+// L-2 and L-3, a day apart, L-3 with a line of customer c's, which it
+// returns.
+func placeListOrders(t *testing.T, s *purchaseDB) stockroom.Party {
 	c := newParty(stockroom.Customer, "ACME", t0)
 	must(t, s.CreateParty(ctx, nil, &c))
-	day := 24 * time.Hour
 	place := func(no string, at time.Time, lines ...stockroom.PurchaseLine) {
 		o := stockroom.PurchaseOrder{PONo: no, VendorID: s.vendor.ID, OrderHead: stockroom.OrderHead{OrderDate: at}, Lines: lines}
 		_, err := s.CreatePurchaseOrder(ctx, nil, o, s.entry())
@@ -26,11 +27,21 @@ func (h *harness) testPurchaseLists(t *testing.T) {
 	}
 	owned := line(s.a.PartNo, 2, u(4), u(5))
 	owned.Owner = c.ID
-	place("L-3", t0.Add(2*day), owned, line(s.b.PartNo, 1, u(1), u(1)))
+	place("L-3", t0.Add(2*listDay), owned, line(s.b.PartNo, 1, u(1), u(1)))
 	place("L-1", t0, line(s.a.PartNo, 1, u(1), u(1)))
-	place("L-2", t0.Add(day), line(s.b.PartNo, 2, u(2), u(3)))
+	place("L-2", t0.Add(listDay), line(s.b.PartNo, 2, u(2), u(3)))
 	_, err := s.change("L-1", func(o *stockroom.PurchaseOrder) (bool, error) { return true, o.End(false) })
 	must(t, err)
+	return c
+}
+
+// listDay is the time between the orders placeListOrders places.
+const listDay = 24 * time.Hour
+
+func (h *harness) testPurchaseLists(t *testing.T) {
+	s := h.openPurchase(t)
+	c := placeListOrders(t, s)
+	day := listDay
 	all := stockroom.Scope{All: true}
 	list := func(scope stockroom.Scope, f stockroom.OrderFilter, req stockroom.PageRequest) ([]string, stockroom.Page[stockroom.PurchaseOrder]) {
 		t.Helper()

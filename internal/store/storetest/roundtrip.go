@@ -22,10 +22,7 @@ func (h *harness) testRoundTrips(t *testing.T) {
 	keys := 0
 	key := func() *stockroom.IdempotencyKey {
 		keys++
-		return &stockroom.IdempotencyKey{ClientID: "c", Key: fmt.Sprint("rt-", keys), RequestHash: "h", Time: t0,
-			Answer: func(any) stockroom.Reply {
-				return stockroom.Reply{Status: 200, ContentType: "application/json", Body: []byte("{}")}
-			}}
+		return &stockroom.IdempotencyKey{ClientID: "c", Key: fmt.Sprint("rt-", keys), RequestHash: "h", Time: t0, Status: 200}
 	}
 	var (
 		recNo int64
@@ -46,7 +43,19 @@ func (h *harness) testRoundTrips(t *testing.T) {
 			recNo = res.RecNo
 			return err
 		}},
-		{"receive against an order line", 2, func() error {
+		// A run of receipts (an atomic batch's) in the two of one receipt:
+		// each kind of row one statement however many receipts.
+		{"batch of three receipts", 2, func() error {
+			r := stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Units: u(1)}}
+			c := stockroom.StockChange{Receipt: &r, Entry: s.entry(), Status: 201}
+			_, _, err := s.ApplyStock(ctx, key(), []stockroom.StockChange{c, c, c}, nil)
+			return err
+		}},
+		// One more than a plain receipt: the purchase order is read back,
+		// after its line changed, for its purchaseorder.received event
+		// (issue 40); building that event from the rows the receipt
+		// already holds would take the round trip off again.
+		{"receive against an order line", 3, func() error {
 			_, err := s.Receive(ctx, key(), stockroom.Receipt{PartNo: s.a.PartNo, ReceiveRequest: stockroom.ReceiveRequest{WID: 1, Units: u(1)},
 				Order: &stockroom.ReceiptOrder{PONo: po.PONo, Line: 1}}, s.entry())
 			return err
@@ -61,7 +70,7 @@ func (h *harness) testRoundTrips(t *testing.T) {
 		}},
 		{"hold or release", 3, func() error {
 			held = !held
-			_, err := s.SetHold(ctx, key(), recNo, held, s.entry(), func(stockroom.Lot) error { return nil })
+			_, err := s.SetHold(ctx, key(), stockroom.HoldChange{RecNo: recNo, Hold: held}, s.entry(), func(stockroom.Lot) error { return nil })
 			return err
 		}},
 	} {

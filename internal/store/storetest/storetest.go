@@ -30,18 +30,26 @@ func Run(t *testing.T, newDSN func(testing.TB) string) {
 	t.Run("UpdateClient", h.testUpdateClient)
 	t.Run("UpdateWarehouse", h.testUpdateWarehouse)
 	t.Run("Items", h.testItems)
-	t.Run("Owners", h.testOwners)
+	t.Run("ItemCatalogues", h.testItemCatalogues)
+	t.Run("Parties", h.testParties)
+	t.Run("Imports", h.testImports)
+	t.Run("Categories", h.testCategories)
 	t.Run("Inventory", h.testInventory)
+	t.Run("DrawAfterSplit", h.testDrawAfterSplit)
+	t.Run("OwnerIsolation", h.testOwnerIsolation)
 	t.Run("PurchaseOrders", h.testPurchaseOrders)
 	t.Run("ShippingOrders", h.testShippingOrders)
 	t.Run("Transits", h.testTransits)
 	t.Run("Allocations", h.testAllocations)
+	t.Run("SecondCommitTakesOnlyUnpromised", h.testSecondCommitTakesOnlyUnpromised)
 	t.Run("BatchMembersFail", h.testBatchMembersFail)
+	t.Run("BatchReceipts", h.testBatchReceipts)
 	t.Run("LockstepBatch", h.testLockstepBatch)
 	t.Run("MergedLevelsRefused", h.testMergedLevelsRefused)
 	t.Run("LevelLockOrder", h.testLevelLockOrder)
 	t.Run("CheckpointsBesideTheWriter", h.testCheckpoints)
 	t.Run("CommitAnswerLost", h.testCommitAnswerLost)
+	t.Run("Events", h.testEvents)
 }
 
 type harness struct {
@@ -121,6 +129,7 @@ func (h *harness) testMigrate(t *testing.T) {
 			t.Fatalf("second migrate went from %d to %d, want no change at version >= 1", from, to)
 		}
 	})
+	t.Run("FiguresKeepTheirItemDownAndUp", h.testFiguresMigration)
 	t.Run("ConcurrentInstancesAgree", func(t *testing.T) {
 		dsn := h.newDSN(t)
 		var wg sync.WaitGroup
@@ -156,15 +165,21 @@ func adminClient(id string) *stockroom.Client {
 	}
 }
 
+// bootstrap is a fresh database's bootstrap with administrator id.
+func bootstrap(id string) stockroom.Bootstrap {
+	return stockroom.Bootstrap{Warehouse: stockroom.DefaultWarehouse, ReasonCodes: stockroom.DefaultReasonCodes,
+		Admin: adminClient(id), SecretHash: "hash-" + id, Time: t0}
+}
+
 func (h *harness) testBootstrap(t *testing.T) {
 	t.Run("OnceAndComplete", func(t *testing.T) {
 		db := h.open(t)
-		ok, err := db.RunBootstrap(ctx, stockroom.DefaultWarehouse, stockroom.DefaultReasonCodes, adminClient("admin-1"), "hash-1", t0)
+		ok, err := db.RunBootstrap(ctx, bootstrap("admin-1"))
 		must(t, err)
 		if !ok {
 			t.Fatal("first bootstrap reported that it did nothing")
 		}
-		ok, err = db.RunBootstrap(ctx, stockroom.DefaultWarehouse, stockroom.DefaultReasonCodes, adminClient("admin-2"), "hash-2", t0)
+		ok, err = db.RunBootstrap(ctx, bootstrap("admin-2"))
 		must(t, err)
 		if ok {
 			t.Fatal("second bootstrap ran again")
@@ -200,8 +215,7 @@ func (h *harness) testBootstrap(t *testing.T) {
 					return
 				}
 				defer db.Close()
-				created[i], errs[i] = db.RunBootstrap(ctx, stockroom.DefaultWarehouse, stockroom.DefaultReasonCodes,
-					adminClient(fmt.Sprintf("admin-%d", i)), "hash", t0)
+				created[i], errs[i] = db.RunBootstrap(ctx, bootstrap(fmt.Sprintf("admin-%d", i)))
 			})
 		}
 		wg.Wait()
@@ -345,106 +359,4 @@ func (h *harness) testReasonCodes(t *testing.T) {
 	if err := db.CreateReasonCode(ctx, rc); err == nil {
 		t.Fatal("the database accepted direction \"sideways\"")
 	}
-}
-
-func (h *harness) testClients(t *testing.T) {
-	db := h.open(t)
-	for _, id := range []int64{1, 2, 3} {
-		must(t, db.CreateWarehouse(ctx, stockroom.Warehouse{ID: id, Name: "W", Active: true, Created: t0, Modified: t0}))
-	}
-	c := &stockroom.Client{
-		ID: "picker", Name: "Picker", Permissions: []stockroom.Permission{11, 88},
-		Scope: stockroom.Scope{IDs: []int64{1, 3}}, Owners: stockroom.Scope{All: true}, ReadOnly: true, Enabled: true, Created: t0, Modified: t0,
-	}
-	must(t, db.CreateClient(ctx, c, "hash-p"))
-	t.Run("RoundTrip", func(t *testing.T) {
-		got, hash, err := db.FindClient(ctx, "picker")
-		must(t, err)
-		if hash != "hash-p" || got.Name != "Picker" || !slices.Equal(got.Permissions, c.Permissions) ||
-			!slices.Equal(got.Scope.IDs, []int64{1, 3}) || got.Scope.All || !got.ReadOnly || !got.Enabled || !got.Created.Equal(t0) {
-			t.Fatalf("read back %+v %q, want %+v", got, hash, c)
-		}
-	})
-	t.Run("DuplicateIsConflict", func(t *testing.T) {
-		wantCode(t, db.CreateClient(ctx, c, "x"), stockroom.ECONFLICT)
-	})
-	t.Run("UnknownWarehouseStoresNothing", func(t *testing.T) {
-		// The service names the unknown warehouse; the database refuses it.
-		bad := *c
-		bad.ID, bad.Scope = "ghost", stockroom.Scope{IDs: []int64{2, 9}}
-		if err := db.CreateClient(ctx, &bad, "x"); err == nil {
-			t.Fatal("a client scoped to a warehouse that does not exist was stored")
-		}
-		_, _, err := db.FindClient(ctx, "ghost")
-		wantCode(t, err, stockroom.ENOTFOUND)
-	})
-	t.Run("List", func(t *testing.T) {
-		must(t, db.CreateClient(ctx, adminClient("admin"), "hash-a"))
-		list, err := db.ListClients(ctx)
-		must(t, err)
-		if len(list) != 2 || list[0].ID != "admin" || !list[0].Scope.All || list[1].ID != "picker" || !slices.Equal(list[1].Scope.IDs, []int64{1, 3}) {
-			t.Fatalf("list = %+v %+v", list[0], list[1])
-		}
-	})
-	t.Run("UnknownIsNotFound", func(t *testing.T) {
-		wantCode(t, db.SetClientEnabled(ctx, "nobody", false, t0), stockroom.ENOTFOUND)
-		wantCode(t, db.SetClientSecret(ctx, "nobody", "h", t0), stockroom.ENOTFOUND)
-		_, _, err := db.FindClient(ctx, "nobody")
-		wantCode(t, err, stockroom.ENOTFOUND)
-	})
-}
-
-func (h *harness) testTokens(t *testing.T) {
-	db := h.open(t)
-	must(t, db.CreateWarehouse(ctx, stockroom.Warehouse{ID: 1, Name: "W", Active: true, Created: t0, Modified: t0}))
-	c := &stockroom.Client{
-		ID: "app", Name: "App", Permissions: []stockroom.Permission{11},
-		Scope: stockroom.Scope{IDs: []int64{1}}, Owners: stockroom.Scope{All: true}, Enabled: true, Created: t0, Modified: t0,
-	}
-	must(t, db.CreateClient(ctx, c, "hash"))
-	expires := t0.Add(time.Hour)
-	must(t, db.CreateToken(ctx, "tok-1", "app", t0, expires))
-
-	t.Run("FindsPrincipal", func(t *testing.T) {
-		p, err := db.FindPrincipalByToken(ctx, "tok-1", t0)
-		must(t, err)
-		if p.ClientID != "app" || !p.Can(11) || p.Can(116) || !slices.Equal(p.Scope.IDs, []int64{1}) {
-			t.Fatalf("principal %+v", p)
-		}
-	})
-	t.Run("UnknownIsNotFound", func(t *testing.T) {
-		_, err := db.FindPrincipalByToken(ctx, "tok-2", t0)
-		wantCode(t, err, stockroom.ENOTFOUND)
-	})
-	t.Run("ExpiresAtExpiry", func(t *testing.T) {
-		_, err := db.FindPrincipalByToken(ctx, "tok-1", expires.Add(-time.Microsecond))
-		must(t, err)
-		_, err = db.FindPrincipalByToken(ctx, "tok-1", expires)
-		wantCode(t, err, stockroom.ENOTFOUND)
-	})
-	t.Run("DisableRevokes", func(t *testing.T) {
-		must(t, db.SetClientEnabled(ctx, "app", false, t0))
-		_, err := db.FindPrincipalByToken(ctx, "tok-1", t0)
-		wantCode(t, err, stockroom.ENOTFOUND)
-		// Enabling again does not bring revoked tokens back.
-		must(t, db.SetClientEnabled(ctx, "app", true, t0))
-		_, err = db.FindPrincipalByToken(ctx, "tok-1", t0)
-		wantCode(t, err, stockroom.ENOTFOUND)
-		got, _, err := db.FindClient(ctx, "app")
-		must(t, err)
-		if !got.Enabled {
-			t.Fatal("client still disabled after enable")
-		}
-	})
-	t.Run("NewSecretRevokes", func(t *testing.T) {
-		must(t, db.CreateToken(ctx, "tok-3", "app", t0, expires))
-		must(t, db.SetClientSecret(ctx, "app", "hash-2", t0))
-		_, err := db.FindPrincipalByToken(ctx, "tok-3", t0)
-		wantCode(t, err, stockroom.ENOTFOUND)
-		_, hash, err := db.FindClient(ctx, "app")
-		must(t, err)
-		if hash != "hash-2" {
-			t.Fatalf("secret hash %q after rotation, want hash-2", hash)
-		}
-	})
 }

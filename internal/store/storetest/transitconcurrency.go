@@ -37,7 +37,7 @@ func (h *harness) testTransitConcurrency(t *testing.T) {
 				if rng.IntN(10) == 0 {
 					line.Units = nil // what is still due
 				}
-				res, err := s.ReceiveTransit(ctx, nil, tr.ID, stockroom.TransitReceiveRequest{Lines: []stockroom.TransitReceiveLine{line}}, s.entry(), allowTransit)
+				res, err := s.ReceiveTransit(ctx, nil, stockroom.TransitAction{ID: tr.ID, Entry: s.entry()}, stockroom.TransitReceiveRequest{Lines: []stockroom.TransitReceiveLine{line}}, allowTransit)
 				answers.add(tr.ID, res, err)
 			}
 		})

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 func (h *harness) testWorkOrders(t *testing.T) {
 	t.Run("CreateAndList", h.testWorkOrderCreate)
 	t.Run("Complete", h.testWorkOrderComplete)
+	t.Run("CompletionIsOneAssembleEntry", h.testWorkOrderLedger)
 	t.Run("ShortRefusesAndChangesNothing", h.testWorkOrderShort)
 	t.Run("CancelReleases", h.testWorkOrderCancel)
 	t.Run("ConcurrentCompletes", h.testWorkOrderConcurrency)
@@ -32,7 +34,7 @@ func (s *stockDB) priced(part int64, units stockroom.Units, price string) stockr
 }
 
 func (s *stockDB) complete(no string, units stockroom.Units) (stockroom.CompleteResult, error) {
-	return s.CompleteWorkOrder(ctx, nil, no, units, s.entry(), anyLines)
+	return s.CompleteWorkOrder(ctx, nil, s.act(stockroom.OrderKindWork, no, everyone), units)
 }
 
 func (s *stockDB) workOrder(no string) stockroom.WorkOrder {
@@ -106,7 +108,7 @@ func (h *harness) testWorkOrderComplete(t *testing.T) {
 	l2 := s.priced(s.a.PartNo, u(6), "2")
 	s.priced(s.a.PartNo, u(10), "3")
 	s.placeWorkOrder("WO-1", u(5), comp(s.a.PartNo, u(2)))
-	res, err := s.CommitOrder(ctx, nil, stockroom.OrderKindWork, "WO-1", stockroom.CommitRequest{Lines: []stockroom.AllocLine{{Line: 1, Units: up(3), RecNo: l2.RecNo}}}, s.entry(), anyLines)
+	res, err := s.CommitOrder(ctx, nil, s.act(stockroom.OrderKindWork, "WO-1", everyone), stockroom.CommitRequest{Lines: []stockroom.AllocLine{{Line: 1, Units: up(3), RecNo: l2.RecNo}}})
 	must(t, err)
 	if res.Status != stockroom.OrderInProgress {
 		t.Fatalf("after a commit: %+v", res)
@@ -140,8 +142,8 @@ func (h *harness) testWorkOrderComplete(t *testing.T) {
 		t.Fatalf("lot 1 %+v", l)
 	}
 	txs := s.ledgerOf(stockroom.TxAssemble)
-	if len(txs) != 4 || txs[0].Details["line"] == nil || txs[1].Details["line"] != nil || txs[1].Units != u(2) || txs[1].Details["woNo"] != "WO-1" {
-		t.Fatalf("ledger %+v", txs)
+	if len(txs) != 2 || txs[0].Units != u(2) || txs[0].Details["woNo"] != "WO-1" || len(txs[0].Lines) != 3 || txs[1].Units != u(3) {
+		t.Fatalf("ledger %+v, want an assemble entry per completion", txs)
 	}
 	s.audit()
 }
@@ -152,7 +154,7 @@ func (h *harness) testWorkOrderShort(t *testing.T) {
 	s := h.openStock(t)
 	s.priced(s.a.PartNo, u(3), "1")
 	s.placeWorkOrder("WO-1", u(2), comp(s.a.PartNo, u(2)))
-	must(t, firstErr(s.CommitOrder(ctx, nil, stockroom.OrderKindWork, "WO-1", stockroom.CommitRequest{AllowPartial: true}, s.entry(), anyLines)))
+	must(t, firstErr(s.CommitOrder(ctx, nil, s.act(stockroom.OrderKindWork, "WO-1", everyone), stockroom.CommitRequest{AllowPartial: true})))
 	before, size := s.level(s.a.PartNo, 1), s.ledgerSize()
 	_, err := s.complete("WO-1", u(2))
 	if stockroom.ErrorMessage(err) != "Insufficient stock of component A (line 1): 4 units wanted, 3 available." {
@@ -178,18 +180,18 @@ func (h *harness) testWorkOrderCancel(t *testing.T) {
 	s.placeWorkOrder("WO-1", u(2), comp(s.a.PartNo, u(2)))
 	s.placeWorkOrder("WO-2", u(2), comp(s.a.PartNo, u(2)))
 	for _, no := range []string{"WO-1", "WO-2"} {
-		must(t, firstErr(s.CommitOrder(ctx, nil, stockroom.OrderKindWork, no, stockroom.CommitRequest{}, s.entry(), anyLines)))
+		must(t, firstErr(s.CommitOrder(ctx, nil, s.act(stockroom.OrderKindWork, no, everyone), stockroom.CommitRequest{})))
 	}
-	res, err := s.EndOutboundOrder(ctx, nil, stockroom.OrderKindWork, "WO-1", true, s.entry(), anyLines)
+	res, err := s.EndOutboundOrder(ctx, nil, s.act(stockroom.OrderKindWork, "WO-1", everyone), true)
 	must(t, err)
 	if res.Status != stockroom.OrderCanceled || s.lot(lot.RecNo).Units != u(10) || s.level(s.a.PartNo, 1).Committed != u(4) {
 		t.Fatalf("cancel %+v", res)
 	}
 	must(t, firstErr(s.complete("WO-2", u(1))))
-	if _, err := s.EndOutboundOrder(ctx, nil, stockroom.OrderKindWork, "WO-2", true, s.entry(), anyLines); stockroom.ErrorMessage(err) != "Work order WO-2 has completed units; it can be closed, not canceled." {
+	if _, err := s.EndOutboundOrder(ctx, nil, s.act(stockroom.OrderKindWork, "WO-2", everyone), true); stockroom.ErrorMessage(err) != "Work order WO-2 has completed units; it can be closed, not canceled." {
 		t.Fatalf("cancel after a completion: %v", err)
 	}
-	res, err = s.EndOutboundOrder(ctx, nil, stockroom.OrderKindWork, "WO-2", false, s.entry(), anyLines)
+	res, err = s.EndOutboundOrder(ctx, nil, s.act(stockroom.OrderKindWork, "WO-2", everyone), false)
 	must(t, err)
 	if res.Status != stockroom.OrderClosed || s.level(s.a.PartNo, 1).Committed.Sign() != 0 || s.lot(lot.RecNo).Units != u(8) {
 		t.Fatalf("close %+v", res)
@@ -207,7 +209,7 @@ func (h *harness) testWorkOrderConcurrency(t *testing.T) {
 	for _, no := range nos {
 		s.placeWorkOrder(no, u(5), comp(s.a.PartNo, u(1)))
 	}
-	must(t, firstErr(s.CommitOrder(ctx, nil, stockroom.OrderKindWork, "WO-4", stockroom.CommitRequest{Lines: []stockroom.AllocLine{allocLine(1, up(2))}}, s.entry(), anyLines)))
+	must(t, firstErr(s.CommitOrder(ctx, nil, s.act(stockroom.OrderKindWork, "WO-4", everyone), stockroom.CommitRequest{Lines: []stockroom.AllocLine{allocLine(1, up(2))}})))
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
@@ -234,13 +236,25 @@ func (h *harness) testWorkOrderConcurrency(t *testing.T) {
 }
 
 // testWorkOrderAudit: the audit holds components' consumption and the
-// orders' completed units to their assemble entries.
+// orders' completed units to their assemble entries, and the items an
+// entry lists (transaction_items, which the ledger's item filter reads) to
+// the items of its lines and figures.
 func (h *harness) testWorkOrderAudit(t *testing.T) {
 	s := h.openStock(t)
 	s.priced(s.a.PartNo, u(10), "1")
+	c := newItem("C", t0)
+	must(t, s.CreateItem(ctx, nil, &c))
+	other := s.priced(c.PartNo, u(1), "1")
 	s.placeWorkOrder("WO-1", u(4), comp(s.a.PartNo, u(2)))
-	must(t, firstErr(s.complete("WO-1", u(1))))
+	done, err := s.complete("WO-1", u(1))
+	must(t, err)
 	s.audit()
+	receipt := s.ledgerOf(stockroom.TxReceive)[0].ID
+	s.auditFinds(fmt.Sprintf("INSERT INTO transaction_items (part_no, transaction_id) VALUES (%d, %d)", s.b.PartNo, receipt),
+		fmt.Sprintf("transaction %d lists item %d among its items but changes none of it", receipt, s.b.PartNo))
+	s.auditFinds(fmt.Sprintf(`INSERT INTO transaction_lines (transaction_id, line, rec_no, part_no, wid, spot, units)
+		VALUES (%d, 9, %d, %d, 1, 'IN', 0)`, done.TransactionID, other.RecNo, c.PartNo),
+		fmt.Sprintf("transaction %d changes item %d, which it does not list among its items", done.TransactionID, c.PartNo))
 	for _, tc := range []struct{ damage, want string }{
 		{"UPDATE work_orders SET completed = completed + 1000000", "Work order WO-1: completed 2, its products' assemble entries add up to 1"},
 		{"UPDATE order_lines SET shipped = shipped + 1000000", "shipped 3, its ship entries add up to 2"},
