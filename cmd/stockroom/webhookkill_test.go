@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/stockroom/stockroom"
 	"github.com/stockroom/stockroom/client"
+	"github.com/stockroom/stockroom/internal/store"
 	"github.com/stockroom/stockroom/internal/testdb"
 )
 
@@ -74,6 +76,7 @@ func TestWebhooksSurviveSIGKILL(t *testing.T) {
 	if s, b, _ := call("POST", procs[1].url+"/api/v1/Item", token, `{"shortID":"K-1"}`); s != 201 {
 		t.Fatalf("create item: %d %s", s, b)
 	}
+	settleFeed(t, dsn)
 	start := feedEnd(t, procs[1].url, token)
 	rcs := []*hookReceiver{newHookReceiver(t), newHookReceiver(t), newHookReceiver(t)}
 	for _, rc := range rcs {
@@ -179,9 +182,20 @@ func busiest(t *testing.T, procs []*proc) *proc {
 	return nil
 }
 
-// feedEnd is the cursor at the end of the feed: after a read that waited a
-// second for more (on PostgreSQL an event committed is readable once the
-// older transactions of the server have ended).
+// settleFeed waits until every event committed on the database at dsn is
+// readable (testdb.SettleFeed).
+func settleFeed(t *testing.T, dsn string) {
+	t.Helper()
+	db, err := store.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	testdb.SettleFeed(t, db)
+}
+
+// feedEnd is the cursor at the end of the feed as readable now (after
+// settleFeed, every event committed before).
 func feedEnd(t *testing.T, base, token string) string {
 	t.Helper()
 	after := ""

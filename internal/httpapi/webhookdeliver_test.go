@@ -8,6 +8,7 @@ import (
 
 	"github.com/stockroom/stockroom"
 	"github.com/stockroom/stockroom/internal/service"
+	"github.com/stockroom/stockroom/internal/testdb"
 )
 
 // eventIDs are the ids of events, in their order.
@@ -49,9 +50,11 @@ func (a *api) wantFeed(t *testing.T, tok, cursor, query string, rc *receiver, wa
 	return got
 }
 
-// feedEnd is the cursor at the end of the feed tok's client sees.
+// feedEnd is the cursor at the end of the feed tok's client sees, once
+// every event committed before is readable.
 func (a *api) feedEnd(t *testing.T, tok string) string {
 	t.Helper()
+	testdb.SettleFeed(t, a.db)
 	cursor := ""
 	for {
 		p := decode[stockroom.EventPage](t, a.get(t, "/api/v1/Events?limit=1000&after="+cursor, tok))
