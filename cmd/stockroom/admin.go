@@ -148,7 +148,7 @@ func runWarehouseAdd(ctx context.Context, e env, args []string) error {
 		return required(fs, "name")
 	}
 	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn, check: check}, func(svc *service.Service) error {
-		if err := svc.AddWarehouse(ctx, stockroom.Warehouse{ID: *id, Name: *name}); err != nil {
+		if err := svc.AddWarehouse(ctx, service.Operator, stockroom.Warehouse{ID: *id, Name: *name}); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "warehouse %d added\n", *id)
@@ -161,7 +161,7 @@ func runWarehouseList(ctx context.Context, e env, args []string) error {
 	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn}, func(svc *service.Service) error {
 		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "WID\tNAME\tACTIVE")
-		for w, err := range svc.AllWarehouses(ctx) {
+		for w, err := range svc.AllWarehouses(ctx, service.Operator) {
 			if err != nil {
 				return err
 			}
@@ -204,7 +204,7 @@ func runClientAdd(ctx context.Context, e env, args []string) error {
 		return nil
 	}
 	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn, check: check}, func(svc *service.Service) error {
-		id, secret, err := svc.AddClient(ctx, nc)
+		id, secret, err := svc.AddClient(ctx, service.Operator, nc)
 		if err != nil {
 			return err
 		}
@@ -216,7 +216,7 @@ func runClientAdd(ctx context.Context, e env, args []string) error {
 func runClientList(ctx context.Context, e env, args []string) error {
 	fs, dsn := newFlags("client list")
 	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn}, func(svc *service.Service) error {
-		clients, err := svc.ListClients(ctx)
+		clients, err := svc.ListClients(ctx, service.Operator)
 		if err != nil {
 			return err
 		}
@@ -242,7 +242,7 @@ func clientIDCommand(name string, act func(ctx context.Context, e env, svc *serv
 }
 
 var runClientDisable = clientIDCommand("client disable", func(ctx context.Context, e env, svc *service.Service, id string) error {
-	if err := svc.SetClientEnabled(ctx, id, false); err != nil {
+	if err := svc.SetClientEnabled(ctx, service.Operator, id, false); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "client %s disabled; its tokens are revoked\n", id)
@@ -250,7 +250,7 @@ var runClientDisable = clientIDCommand("client disable", func(ctx context.Contex
 })
 
 var runClientEnable = clientIDCommand("client enable", func(ctx context.Context, e env, svc *service.Service, id string) error {
-	if err := svc.SetClientEnabled(ctx, id, true); err != nil {
+	if err := svc.SetClientEnabled(ctx, service.Operator, id, true); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "client %s enabled\n", id)
@@ -258,7 +258,7 @@ var runClientEnable = clientIDCommand("client enable", func(ctx context.Context,
 })
 
 var runClientRotate = clientIDCommand("client rotate-secret", func(ctx context.Context, e env, svc *service.Service, id string) error {
-	secret, err := svc.RotateSecret(ctx, id)
+	secret, err := svc.RotateSecret(ctx, service.Operator, id)
 	if err != nil {
 		return err
 	}
@@ -280,7 +280,7 @@ func runReasonCodeAdd(ctx context.Context, e env, args []string) error {
 		return required(fs, "description", "direction")
 	}
 	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn, check: check}, func(svc *service.Service) error {
-		if err := svc.AddReasonCode(ctx, rc); err != nil {
+		if err := svc.AddReasonCode(ctx, service.Operator, rc); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "reason code %d added\n", rc.Code)
@@ -293,7 +293,7 @@ func runReasonCodeList(ctx context.Context, e env, args []string) error {
 	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn}, func(svc *service.Service) error {
 		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "CODE\tDIRECTION\tDESCRIPTION")
-		for rc, err := range svc.AllReasonCodes(ctx) {
+		for rc, err := range svc.AllReasonCodes(ctx, service.Operator) {
 			if err != nil {
 				return err
 			}

@@ -99,7 +99,7 @@ func (d demoLots) lot(i int, partNos []int64, rng *rand.Rand) stockroom.Receipt 
 func loadDemoLots(ctx context.Context, e env, svc *service.Service, d demoLots) error {
 	items, n, whs := d.items, d.lots, d.whs
 	for wid := 1; wid <= whs; wid++ {
-		err := svc.AddWarehouse(ctx, stockroom.Warehouse{ID: int64(wid), Name: fmt.Sprintf("Demo %d", wid)})
+		err := svc.AddWarehouse(ctx, service.Operator, stockroom.Warehouse{ID: int64(wid), Name: fmt.Sprintf("Demo %d", wid)})
 		if err != nil && stockroom.ErrorCode(err) != stockroom.ECONFLICT {
 			return err
 		}

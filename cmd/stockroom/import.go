@@ -22,8 +22,11 @@ import (
 // warehouse and owner. Its rows go through the service exactly as the
 // endpoints' requests do; the ledger and the items record them as the
 // client "import".
-var importer = &stockroom.Principal{ClientID: "import", Name: "import", Permissions: stockroom.AllPermissions,
-	Scope: stockroom.Scope{All: true}, Owners: stockroom.Scope{All: true}, Reports: stockroom.Scope{All: true}}
+var importer = func() *stockroom.Principal {
+	p := *service.Operator
+	p.ClientID, p.Name = "import", "import"
+	return &p
+}()
 
 // importSource is what an import reads and what it tells: the file's
 // name, its reader, and the lines the rows written came from.

@@ -65,7 +65,7 @@ func runClientUpdate(ctx context.Context, e env, args []string) error {
 		return nil
 	}
 	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn, check: check}, func(svc *service.Service) error {
-		c, err := svc.UpdateClient(ctx, *id, ch)
+		c, err := svc.UpdateClient(ctx, service.Operator, *id, ch)
 		if err != nil {
 			return err
 		}
@@ -108,7 +108,7 @@ func runWarehouseUpdate(ctx context.Context, e env, args []string) error {
 		return nil
 	}
 	return withService(ctx, e, args, serviceFlags{fs: fs, dsn: dsn, check: check}, func(svc *service.Service) error {
-		w, err := svc.UpdateWarehouse(ctx, *id, ch)
+		w, err := svc.UpdateWarehouse(ctx, service.Operator, *id, ch)
 		if err != nil {
 			return err
 		}

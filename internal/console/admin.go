@@ -15,8 +15,8 @@ import (
 
 // The administration screen does what the admin commands do (clients,
 // warehouses, reason codes), which the API does not offer; so it calls the
-// service's admin operations directly, each route behind one gate: the
-// signed-in client must be an administrator (Principal.AuthorizeAdministrator).
+// service's admin operations directly, for the signed-in client, and the
+// service admits only an administrator to each of them.
 
 type adminData struct {
 	Clients    []*stockroom.Client
@@ -26,11 +26,14 @@ type adminData struct {
 	SecretFor, Secret string
 }
 
-// adminHandler is an administration route's handler, given its context.
-type adminHandler func(ctx context.Context, r *http.Request) (adminData, string, error)
+// adminHandler is an administration route's handler, given its context
+// and the signed-in client.
+type adminHandler func(ctx context.Context, p *stockroom.Principal, r *http.Request) (adminData, string, error)
 
-// admin gates an administration route and renders the screen with what
-// the route did (a flash) or why it was refused.
+// admin runs an administration route and renders the screen with what the
+// route did (a flash) or why it was refused; the screen's lists are read
+// for the signed-in client too, so that a client the service does not
+// admit sees only the refusal.
 func (h *Handler) admin(do adminHandler) sessionHandler {
 	return func(w http.ResponseWriter, r *http.Request, s *session) {
 		ctx := r.Context()
@@ -41,31 +44,41 @@ func (h *Handler) admin(do adminHandler) sessionHandler {
 		}
 		v := &view{page: "admin", Title: "Administration", Nav: "admin"}
 		a := answer{Status: http.StatusOK}
-		if err := p.AuthorizeAdministrator(); err != nil {
-			h.screen(w, r, s, refusalOf(err), v)
-			return
-		}
 		var d adminData
 		if do != nil {
-			d, v.Flash, err = do(ctx, r)
+			d, v.Flash, err = do(ctx, p, r)
 			if err != nil {
 				a, v.Flash, d.Secret = refusalOf(err), "", ""
 			}
 		}
-		d.Clients, _ = h.svc.ListClients(ctx)
-		for wh, err := range h.svc.AllWarehouses(ctx) {
-			if err == nil {
-				d.Warehouses = append(d.Warehouses, wh)
-			}
-		}
-		for rc, err := range h.svc.AllReasonCodes(ctx) {
-			if err == nil {
-				d.Reasons = append(d.Reasons, rc)
-			}
+		if err := h.adminLists(ctx, p, &d); err != nil {
+			h.screen(w, r, s, refusalOf(err), v)
+			return
 		}
 		v.Data = d
 		h.screen(w, r, s, a, v)
 	}
+}
+
+// adminLists reads the screen's clients, warehouses and reason codes.
+func (h *Handler) adminLists(ctx context.Context, p *stockroom.Principal, d *adminData) error {
+	var err error
+	if d.Clients, err = h.svc.ListClients(ctx, p); err != nil {
+		return err
+	}
+	for wh, err := range h.svc.AllWarehouses(ctx, p) {
+		if err != nil {
+			return err
+		}
+		d.Warehouses = append(d.Warehouses, wh)
+	}
+	for rc, err := range h.svc.AllReasonCodes(ctx, p) {
+		if err != nil {
+			return err
+		}
+		d.Reasons = append(d.Reasons, rc)
+	}
+	return nil
 }
 
 // refusalOf is a service error as the API would answer it: its status and
@@ -99,14 +112,14 @@ func (h *Handler) adminRoutes() []route {
 }
 
 func (h *Handler) updateClient(w http.ResponseWriter, r *http.Request, s *session) {
-	h.admin(func(ctx context.Context, r *http.Request) (adminData, string, error) {
+	h.admin(func(ctx context.Context, p *stockroom.Principal, r *http.Request) (adminData, string, error) {
 		id := r.PathValue("id")
 		switch r.PostFormValue("do") {
 		case "disable", "enable":
 			on := r.PostFormValue("do") == "enable"
-			return adminData{}, "Client " + id + " " + r.PostFormValue("do") + "d.", h.svc.SetClientEnabled(ctx, id, on)
+			return adminData{}, "Client " + id + " " + r.PostFormValue("do") + "d.", h.svc.SetClientEnabled(ctx, p, id, on)
 		case "rotate":
-			secret, err := h.svc.RotateSecret(ctx, id)
+			secret, err := h.svc.RotateSecret(ctx, p, id)
 			return adminData{SecretFor: id, Secret: secret}, "New secret for " + id + "; its tokens are revoked.", err
 		}
 		var ch stockroom.ClientChange
@@ -118,7 +131,7 @@ func (h *Handler) updateClient(w http.ResponseWriter, r *http.Request, s *sessio
 		if ch.Scope, ch.Owners, err = scopesOf(r); err != nil {
 			return adminData{}, "", err
 		}
-		_, err = h.svc.UpdateClient(ctx, id, ch)
+		_, err = h.svc.UpdateClient(ctx, p, id, ch)
 		return adminData{}, "Client " + id + " updated.", err
 	})(w, r, s)
 }
@@ -137,7 +150,7 @@ func scopesOf(r *http.Request) (*stockroom.Scope, *stockroom.Scope, error) {
 	return &wh, &owners, nil
 }
 
-func (h *Handler) addClient(ctx context.Context, r *http.Request) (adminData, string, error) {
+func (h *Handler) addClient(ctx context.Context, p *stockroom.Principal, r *http.Request) (adminData, string, error) {
 	perms, err := stockroom.ParsePermissions(r.PostFormValue("permissions"))
 	if err != nil {
 		return adminData{}, "", stockroom.Errorf(stockroom.EINVALID, "permissions: %v", err)
@@ -150,7 +163,7 @@ func (h *Handler) addClient(ctx context.Context, r *http.Request) (adminData, st
 	if err != nil {
 		return adminData{}, "", stockroom.Errorf(stockroom.EINVALID, "reports: %v", err)
 	}
-	id, secret, err := h.svc.AddClient(ctx, service.NewClient{Name: strings.TrimSpace(r.PostFormValue("name")),
+	id, secret, err := h.svc.AddClient(ctx, p, service.NewClient{Name: strings.TrimSpace(r.PostFormValue("name")),
 		Permissions: perms, Scope: *wh, Owners: owners, Reports: reports, ReadOnly: r.PostFormValue("readOnly") == "on"})
 	return adminData{SecretFor: id, Secret: secret}, "Client " + id + " created.", err
 }
@@ -164,20 +177,20 @@ func parseReports(s string) (stockroom.Scope, error) {
 	return stockroom.ParseReports(s)
 }
 
-func (h *Handler) addWarehouse(ctx context.Context, r *http.Request) (adminData, string, error) {
+func (h *Handler) addWarehouse(ctx context.Context, p *stockroom.Principal, r *http.Request) (adminData, string, error) {
 	id, err := strconv.ParseInt(strings.TrimSpace(r.PostFormValue("wid")), 10, 64)
 	if err != nil {
 		return adminData{}, "", stockroom.Errorf(stockroom.EINVALID, "The warehouse number must be a whole number.")
 	}
 	return adminData{}, "Warehouse " + strconv.FormatInt(id, 10) + " added.",
-		h.svc.AddWarehouse(ctx, stockroom.Warehouse{ID: id, Name: strings.TrimSpace(r.PostFormValue("name")), Active: true})
+		h.svc.AddWarehouse(ctx, p, stockroom.Warehouse{ID: id, Name: strings.TrimSpace(r.PostFormValue("name")), Active: true})
 }
 
-func (h *Handler) addReason(ctx context.Context, r *http.Request) (adminData, string, error) {
+func (h *Handler) addReason(ctx context.Context, p *stockroom.Principal, r *http.Request) (adminData, string, error) {
 	code, err := strconv.ParseInt(strings.TrimSpace(r.PostFormValue("code")), 10, 64)
 	if err != nil {
 		return adminData{}, "", stockroom.Errorf(stockroom.EINVALID, "The reason code must be a whole number.")
 	}
-	return adminData{}, "Reason code " + strconv.FormatInt(code, 10) + " added.", h.svc.AddReasonCode(ctx, stockroom.ReasonCode{
+	return adminData{}, "Reason code " + strconv.FormatInt(code, 10) + " added.", h.svc.AddReasonCode(ctx, p, stockroom.ReasonCode{
 		Code: code, Description: strings.TrimSpace(r.PostFormValue("description")), Direction: stockroom.Direction(r.PostFormValue("direction"))})
 }

@@ -22,6 +22,9 @@ func TestConsoleAdministration(t *testing.T) {
 		if p := limited.post("/console/admin/warehouses", url.Values{"wid": {"7"}, "name": {"Seven"}}); p.status != http.StatusForbidden {
 			t.Fatalf("add a warehouse as a client of one warehouse: %d, want 403", p.status)
 		}
+		if p := limited.post("/console/admin/clients/"+s.adminID, url.Values{"do": {"rotate"}}); p.status != http.StatusForbidden || strings.Contains(p.body, "client_secret=") {
+			t.Fatalf("rotate the administrator's secret as a client of one warehouse: %d, want 403", p.status)
+		}
 
 		b := s.browser(t)
 		b.signIn(s.adminID, s.secret)

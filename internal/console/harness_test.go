@@ -153,7 +153,7 @@ func (s *site) token(t *testing.T, id, secret string) string {
 func (s *site) addClient(t *testing.T, nc service.NewClient) (string, string) {
 	t.Helper()
 	nc.Name = "console test"
-	id, secret, err := s.svc.AddClient(context.Background(), nc)
+	id, secret, err := s.svc.AddClient(context.Background(), service.Operator, nc)
 	if err != nil {
 		t.Fatal(err)
 	}

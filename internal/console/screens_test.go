@@ -13,7 +13,7 @@ import (
 
 func TestConsoleTransits(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *site) {
-		if err := s.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: 2, Name: "North", Active: true}); err != nil {
+		if err := s.svc.AddWarehouse(context.Background(), service.Operator, stockroom.Warehouse{ID: 2, Name: "North", Active: true}); err != nil {
 			t.Fatal(err)
 		}
 		s.apiCall(t, http.MethodPost, "/api/v1/Item", `{"shortID":"BOLT"}`)

@@ -307,7 +307,7 @@ func TestConcurrentBatchesAndSingles(t *testing.T) {
 func TestBatchGroupedReceiptRefusal(t *testing.T) {
 	eachEngine(t, func(t *testing.T, a *api) {
 		tok := stockAPI(t, a)
-		if _, err := a.svc.UpdateWarehouse(context.Background(), 2, stockroom.WarehouseChange{Active: new(false)}); err != nil {
+		if _, err := a.svc.UpdateWarehouse(context.Background(), service.Operator, 2, stockroom.WarehouseChange{Active: new(false)}); err != nil {
 			t.Fatal(err)
 		}
 		receipt := func(wid int) map[string]any {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/service"
 	"github.com/stockroom/stockroom/internal/testdb"
 )
 
@@ -44,7 +45,7 @@ func ownersMixAPI(t *testing.T, a *api) (tok string, items []string, owners []in
 	tok = stockAPI(t, a)
 	a.addCustomer(t, ownerA)
 	a.addCustomer(t, ownerB)
-	if err := a.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: 3, Name: "Third"}); err != nil {
+	if err := a.svc.AddWarehouse(context.Background(), service.Operator, stockroom.Warehouse{ID: 3, Name: "Third"}); err != nil {
 		t.Fatal(err)
 	}
 	a.createItem(t, tok, map[string]any{"shortID": "ITEM-C"})

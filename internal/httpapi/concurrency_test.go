@@ -14,6 +14,7 @@ import (
 
 	"github.com/stockroom/stockroom"
 	"github.com/stockroom/stockroom/internal/mixtest"
+	"github.com/stockroom/stockroom/internal/service"
 )
 
 // The HTTP concurrency test: workers that each mix receives, issues, moves
@@ -131,7 +132,7 @@ func (m *httpMix) checkDrawn(what string, owner int64, recNos []int64) {
 func TestConcurrentStockOverHTTP(t *testing.T) {
 	eachEngine(t, func(t *testing.T, a *api) {
 		tok := stockAPI(t, a)
-		if err := a.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: 3, Name: "Third"}); err != nil {
+		if err := a.svc.AddWarehouse(context.Background(), service.Operator, stockroom.Warehouse{ID: 3, Name: "Third"}); err != nil {
 			t.Fatal(err)
 		}
 		a.createItem(t, tok, map[string]any{"shortID": "ITEM-C"})

@@ -84,7 +84,7 @@ func (a *api) addClient(t *testing.T, nc service.NewClient) (id, secret string) 
 	if nc.Name == "" {
 		nc.Name = "test client"
 	}
-	id, secret, err := a.svc.AddClient(context.Background(), nc)
+	id, secret, err := a.svc.AddClient(context.Background(), service.Operator, nc)
 	if err != nil {
 		t.Fatalf("add client: %v", err)
 	}

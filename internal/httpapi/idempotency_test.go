@@ -208,7 +208,7 @@ func TestRefusedKeyStoresNothing(t *testing.T) {
 					bad := a.postKey(t, tok, "/api/v1/Inventory/Receive", "has space", receive)
 					wantError(t, bad, 403, stockroom.EFORBIDDEN)
 				}
-				if _, err := a.svc.UpdateClient(context.Background(), id, tc.grant); err != nil {
+				if _, err := a.svc.UpdateClient(context.Background(), service.Operator, id, tc.grant); err != nil {
 					t.Fatal(err)
 				}
 				r := a.postKey(t, tok, "/api/v1/Inventory/Receive", "k-refused", receive)

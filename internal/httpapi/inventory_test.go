@@ -15,7 +15,7 @@ import (
 // ITEM-B, and an administrator token.
 func stockAPI(t *testing.T, a *api) string {
 	t.Helper()
-	if err := a.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: 2, Name: "Second"}); err != nil {
+	if err := a.svc.AddWarehouse(context.Background(), service.Operator, stockroom.Warehouse{ID: 2, Name: "Second"}); err != nil {
 		t.Fatal(err)
 	}
 	tok := a.token(t, a.adminID, a.adminSecret)
@@ -231,7 +231,7 @@ func TestStockTransactions(t *testing.T) {
 func TestInventoryForbidden(t *testing.T) {
 	eachEngine(t, func(t *testing.T, a *api) {
 		admin := stockAPI(t, a)
-		if err := a.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: 3, Name: "Third"}); err != nil {
+		if err := a.svc.AddWarehouse(context.Background(), service.Operator, stockroom.Warehouse{ID: 3, Name: "Third"}); err != nil {
 			t.Fatal(err)
 		}
 		lotIn2 := a.mustPost(t, admin, "/api/v1/Inventory/Receive", map[string]any{"itemID": "ITEM-A", "units": 5, "wid": 2, "reasonCode": 1}, 201)["recNo"]

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/service"
 )
 
 // TestFiguresPastTheLargestAreRefused: a request whose quantity is within
@@ -16,7 +17,7 @@ import (
 func TestFiguresPastTheLargestAreRefused(t *testing.T) {
 	eachEngine(t, func(t *testing.T, a *api) {
 		tok := stockAPI(t, a)
-		if err := a.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: 3, Name: "Third"}); err != nil {
+		if err := a.svc.AddWarehouse(context.Background(), service.Operator, stockroom.Warehouse{ID: 3, Name: "Third"}); err != nil {
 			t.Fatal(err)
 		}
 		const trillion = 1_000_000_000_000 // the largest quantity of one request

@@ -249,7 +249,7 @@ func TestInactiveWarehouseTakesNoStock(t *testing.T) {
 			a.mustPost(t, admin, "/api/v1/Inventory/Receive", map[string]any{"itemID": "ITEM-A", "units": 4, "wid": 2, "reasonCode": 1, "owner": owner}, 201)
 			a.mustPost(t, admin, "/api/v1/Inventory/Receive", map[string]any{"itemID": "ITEM-A", "units": 4, "wid": 1, "reasonCode": 1, "owner": owner}, 201)
 		}
-		if _, err := a.svc.UpdateWarehouse(context.Background(), 2, stockroom.WarehouseChange{Active: new(false)}); err != nil {
+		if _, err := a.svc.UpdateWarehouse(context.Background(), service.Operator, 2, stockroom.WarehouseChange{Active: new(false)}); err != nil {
 			t.Fatal(err)
 		}
 		lots, ledger := a.stockState(t, admin)

@@ -46,7 +46,7 @@ func TestPaging(t *testing.T) {
 		// Warehouse 1 "Main" exists; add 2..300 so there is more than one
 		// maximum page.
 		for id := int64(2); id <= 300; id++ {
-			if err := a.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: id, Name: fmt.Sprintf("W%03d", 301-id)}); err != nil {
+			if err := a.svc.AddWarehouse(context.Background(), service.Operator, stockroom.Warehouse{ID: id, Name: fmt.Sprintf("W%03d", 301-id)}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -115,7 +115,7 @@ func testShippingState(t *testing.T, a *api, tok string) {
 	// What stock is left of a discontinued item, or of an inactive
 	// customer, can still ship, from an inactive warehouse too.
 	a.mustSend(t, "DELETE", "/api/v1/Item/ITEM-B", tok, nil, 200)
-	if _, err := a.svc.UpdateWarehouse(t.Context(), 2, stockroom.WarehouseChange{Active: new(false)}); err != nil {
+	if _, err := a.svc.UpdateWarehouse(t.Context(), service.Operator, 2, stockroom.WarehouseChange{Active: new(false)}); err != nil {
 		t.Fatal(err)
 	}
 	a.mustSend(t, "POST", "/api/v1/ShippingOrder", tok, `{"customerID":7,"lines":[{"itemID":"ITEM-B","units":1,"wid":2,"owner":8}]}`, 201)

@@ -112,12 +112,12 @@ func TestToken(t *testing.T) {
 		t.Run("DisabledClient", func(t *testing.T) {
 			id, secret := a.addClient(t, service.NewClient{Permissions: []stockroom.Permission{11}, Scope: stockroom.Scope{All: true}})
 			tok := a.token(t, id, secret)
-			if err := a.svc.SetClientEnabled(t.Context(), id, false); err != nil {
+			if err := a.svc.SetClientEnabled(t.Context(), service.Operator, id, false); err != nil {
 				t.Fatal(err)
 			}
 			wantError(t, a.get(t, "/api/v1/Warehouse", tok), 401, stockroom.EUNAUTHORIZED)
 			wantError(t, a.postToken(t, form("grant_type", "client_credentials", "client_id", id, "client_secret", secret)), 401, stockroom.EUNAUTHORIZED)
-			if err := a.svc.SetClientEnabled(t.Context(), id, true); err != nil {
+			if err := a.svc.SetClientEnabled(t.Context(), service.Operator, id, true); err != nil {
 				t.Fatal(err)
 			}
 			a.token(t, id, secret)
@@ -125,7 +125,7 @@ func TestToken(t *testing.T) {
 		t.Run("RotatedSecret", func(t *testing.T) {
 			id, secret := a.addClient(t, service.NewClient{Permissions: []stockroom.Permission{11}, Scope: stockroom.Scope{All: true}})
 			tok := a.token(t, id, secret)
-			newSecret, err := a.svc.RotateSecret(t.Context(), id)
+			newSecret, err := a.svc.RotateSecret(t.Context(), service.Operator, id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +198,7 @@ func TestAuthCache(t *testing.T) {
 					t.Fatalf("token refused: %d", r.status)
 				}
 			}
-			if err := one.svc.SetClientEnabled(t.Context(), id, false); err != nil {
+			if err := one.svc.SetClientEnabled(t.Context(), service.Operator, id, false); err != nil {
 				t.Fatal(err)
 			}
 			wantError(t, one.get(t, "/api/v1/Warehouse", tok), 401, stockroom.EUNAUTHORIZED)

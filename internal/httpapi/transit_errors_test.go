@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stockroom/stockroom"
+	"github.com/stockroom/stockroom/internal/service"
 )
 
 // refusal is a request that must be refused, changing nothing.
@@ -91,7 +92,7 @@ func TestTransitRefusals(t *testing.T) {
 		// ended order.
 		off, on := false, true
 		setActive := func(active *bool) {
-			if _, err := a.svc.UpdateWarehouse(context.Background(), 2, stockroom.WarehouseChange{Active: active}); err != nil {
+			if _, err := a.svc.UpdateWarehouse(context.Background(), service.Operator, 2, stockroom.WarehouseChange{Active: active}); err != nil {
 				t.Fatal(err)
 			}
 		}

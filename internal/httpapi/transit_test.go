@@ -15,7 +15,7 @@ import (
 func transitAPI(t *testing.T, a *api) string {
 	t.Helper()
 	tok := stockAPI(t, a)
-	if err := a.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: 3, Name: "Third"}); err != nil {
+	if err := a.svc.AddWarehouse(context.Background(), service.Operator, stockroom.Warehouse{ID: 3, Name: "Third"}); err != nil {
 		t.Fatal(err)
 	}
 	a.mustPost(t, tok, "/api/v1/Inventory/Receive", map[string]any{"itemID": "ITEM-A", "units": 50, "wid": 1, "reasonCode": 1, "spot": "A-01", "serial": "S-1"}, 201)

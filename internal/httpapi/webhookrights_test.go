@@ -40,7 +40,7 @@ func TestWebhookOwnerLosesRights(t *testing.T) {
 		waitFor(t, "the first delivery", func() bool { return len(rc.events()) == 1 })
 
 		ctx := context.Background()
-		if _, err := a.svc.UpdateClient(ctx, id, stockroom.ClientChange{Permissions: []stockroom.Permission{stockroom.PermItemRead}}); err != nil {
+		if _, err := a.svc.UpdateClient(ctx, service.Operator, id, stockroom.ClientChange{Permissions: []stockroom.Permission{stockroom.PermItemRead}}); err != nil {
 			t.Fatal(err)
 		}
 		// The rights are checked when a run picks the subscription up and
@@ -52,7 +52,7 @@ func TestWebhookOwnerLosesRights(t *testing.T) {
 		settle()
 		receive()
 		nothingSent("after the client lost 370", 1)
-		if _, err := a.svc.UpdateClient(ctx, id, stockroom.ClientChange{Permissions: perms}); err != nil {
+		if _, err := a.svc.UpdateClient(ctx, service.Operator, id, stockroom.ClientChange{Permissions: perms}); err != nil {
 			t.Fatal(err)
 		}
 		waitFor(t, "the missed event once 370 is back", func() bool { return len(rc.events()) == 2 })
@@ -60,14 +60,14 @@ func TestWebhookOwnerLosesRights(t *testing.T) {
 			t.Fatalf("the subscription after the pause: %+v", got)
 		}
 
-		if err := a.svc.SetClientEnabled(ctx, id, false); err != nil {
+		if err := a.svc.SetClientEnabled(ctx, service.Operator, id, false); err != nil {
 			t.Fatal(err)
 		}
 		settle()
 		receive()
 		receive()
 		nothingSent("after the client was disabled", 2)
-		if err := a.svc.SetClientEnabled(ctx, id, true); err != nil {
+		if err := a.svc.SetClientEnabled(ctx, service.Operator, id, true); err != nil {
 			t.Fatal(err)
 		}
 		waitFor(t, "the missed events once enabled", func() bool { return len(rc.events()) == 4 })

@@ -96,7 +96,7 @@ func (s *testServer) clientWith(t *testing.T, nc service.NewClient, opts ...clie
 	if nc.Name == "" {
 		nc.Name = "test client"
 	}
-	id, secret, err := s.svc.AddClient(context.Background(), nc)
+	id, secret, err := s.svc.AddClient(context.Background(), service.Operator, nc)
 	if err != nil {
 		t.Fatalf("add client: %v", err)
 	}
@@ -106,7 +106,7 @@ func (s *testServer) clientWith(t *testing.T, nc service.NewClient, opts ...clie
 // addWarehouse adds a warehouse, as the admin command does.
 func (s *testServer) addWarehouse(t *testing.T, id int64, name string) {
 	t.Helper()
-	if err := s.svc.AddWarehouse(context.Background(), stockroom.Warehouse{ID: id, Name: name}); err != nil {
+	if err := s.svc.AddWarehouse(context.Background(), service.Operator, stockroom.Warehouse{ID: id, Name: name}); err != nil {
 		t.Fatalf("add warehouse: %v", err)
 	}
 }

@@ -29,8 +29,31 @@ type adminStore interface {
 	FindParty(ctx context.Context, kind stockroom.PartyKind, id int64) (stockroom.Party, error)
 }
 
-// The operations in this file serve the admin commands. Whoever can reach the
-// database is its administrator, so they take no principal.
+// The operations in this file serve the admin commands and the console's
+// administration screen. Each takes the principal it acts for and admits
+// only an administrator (admitAdministrator); the commands act as Operator,
+// since whoever can reach the database is its administrator. Bootstrap
+// alone takes none: it makes the first administrator.
+
+// Operator is the principal of whoever runs the command line on the
+// database: every permission over every warehouse, owner and report.
+var Operator = &stockroom.Principal{ClientID: "operator", Name: "operator", Permissions: stockroom.AllPermissions,
+	Scope: stockroom.Scope{All: true}, Owners: stockroom.Scope{All: true}, Reports: stockroom.Scope{All: true}}
+
+// admitAdministrator admits a principal to the admin operations: a client
+// with every permission over every warehouse and every owner, not
+// read-only, as the administrator the first start creates is.
+func admitAdministrator(p *stockroom.Principal) error {
+	if p == nil || p.ReadOnly || !p.Scope.All || !p.Owners.All {
+		return &stockroom.Error{Code: stockroom.EFORBIDDEN, Message: stockroom.MsgNotAdministrator}
+	}
+	for _, perm := range stockroom.AllPermissions {
+		if !p.Can(perm) {
+			return &stockroom.Error{Code: stockroom.EFORBIDDEN, Message: stockroom.MsgNotAdministrator}
+		}
+	}
+	return nil
+}
 
 // Bootstrap gives a fresh database warehouse 1 "Main", the default reason
 // codes and an administrator client with every permission on every warehouse
@@ -64,7 +87,10 @@ func (s *Service) Bootstrap(ctx context.Context) (clientID, secret string, ok bo
 }
 
 // AddWarehouse validates and stores a new warehouse.
-func (s *Service) AddWarehouse(ctx context.Context, w stockroom.Warehouse) error {
+func (s *Service) AddWarehouse(ctx context.Context, p *stockroom.Principal, w stockroom.Warehouse) error {
+	if err := admitAdministrator(p); err != nil {
+		return err
+	}
 	if err := w.Validate(); err != nil {
 		return err
 	}
@@ -78,14 +104,17 @@ func (s *Service) AddWarehouse(ctx context.Context, w stockroom.Warehouse) error
 }
 
 // AllWarehouses walks every warehouse in id order.
-func (s *Service) AllWarehouses(ctx context.Context) iter.Seq2[stockroom.Warehouse, error] {
-	return walk(func(req stockroom.PageRequest) (stockroom.Page[stockroom.Warehouse], error) {
+func (s *Service) AllWarehouses(ctx context.Context, p *stockroom.Principal) iter.Seq2[stockroom.Warehouse, error] {
+	return walk(p, func(req stockroom.PageRequest) (stockroom.Page[stockroom.Warehouse], error) {
 		return s.db.ListWarehouses(ctx, stockroom.Scope{All: true}, req)
 	})
 }
 
 // AddReasonCode validates and stores a new reason code.
-func (s *Service) AddReasonCode(ctx context.Context, rc stockroom.ReasonCode) error {
+func (s *Service) AddReasonCode(ctx context.Context, p *stockroom.Principal, rc stockroom.ReasonCode) error {
+	if err := admitAdministrator(p); err != nil {
+		return err
+	}
 	if err := rc.Validate(); err != nil {
 		return err
 	}
@@ -98,15 +127,21 @@ func (s *Service) AddReasonCode(ctx context.Context, rc stockroom.ReasonCode) er
 }
 
 // AllReasonCodes walks every reason code in code order.
-func (s *Service) AllReasonCodes(ctx context.Context) iter.Seq2[stockroom.ReasonCode, error] {
-	return walk(func(req stockroom.PageRequest) (stockroom.Page[stockroom.ReasonCode], error) {
+func (s *Service) AllReasonCodes(ctx context.Context, p *stockroom.Principal) iter.Seq2[stockroom.ReasonCode, error] {
+	return walk(p, func(req stockroom.PageRequest) (stockroom.Page[stockroom.ReasonCode], error) {
 		return s.db.ListReasonCodes(ctx, req)
 	})
 }
 
-// walk yields every record of a paged list, page by page.
-func walk[T any](list func(stockroom.PageRequest) (stockroom.Page[T], error)) iter.Seq2[T, error] {
+// walk yields every record of a paged list, page by page, to an
+// administrator (else only the refusal).
+func walk[T any](p *stockroom.Principal, list func(stockroom.PageRequest) (stockroom.Page[T], error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
+		if err := admitAdministrator(p); err != nil {
+			var zero T
+			yield(zero, err)
+			return
+		}
 		req := stockroom.PageRequest{Page: 1, PageSize: stockroom.MaxPageSize}
 		for {
 			page, err := list(req)
@@ -146,7 +181,10 @@ type NewClient struct {
 
 // AddClient validates and stores a new client and returns its id and secret.
 // The secret is not kept and cannot be shown again.
-func (s *Service) AddClient(ctx context.Context, nc NewClient) (id, secret string, err error) {
+func (s *Service) AddClient(ctx context.Context, p *stockroom.Principal, nc NewClient) (id, secret string, err error) {
+	if err := admitAdministrator(p); err != nil {
+		return "", "", err
+	}
 	now := s.now()
 	c := &stockroom.Client{
 		ID:          nc.ID,
@@ -193,20 +231,29 @@ func (s *Service) AddClient(ctx context.Context, nc NewClient) (id, secret strin
 }
 
 // ListClients returns every client; secrets are never read.
-func (s *Service) ListClients(ctx context.Context) ([]*stockroom.Client, error) {
+func (s *Service) ListClients(ctx context.Context, p *stockroom.Principal) ([]*stockroom.Client, error) {
+	if err := admitAdministrator(p); err != nil {
+		return nil, err
+	}
 	return s.db.ListClients(ctx)
 }
 
 // SetClientEnabled enables or disables a client. A disabled client cannot get
 // tokens, and the tokens it holds are revoked at once.
-func (s *Service) SetClientEnabled(ctx context.Context, id string, enabled bool) error {
+func (s *Service) SetClientEnabled(ctx context.Context, p *stockroom.Principal, id string, enabled bool) error {
+	if err := admitAdministrator(p); err != nil {
+		return err
+	}
 	defer s.auth.forget(id)
 	defer s.webhooks.forget(id)
 	return noClient(s.db.SetClientEnabled(ctx, id, enabled, s.now()), id)
 }
 
 // RotateSecret gives a client a new generated secret and revokes its tokens.
-func (s *Service) RotateSecret(ctx context.Context, id string) (string, error) {
+func (s *Service) RotateSecret(ctx context.Context, p *stockroom.Principal, id string) (string, error) {
+	if err := admitAdministrator(p); err != nil {
+		return "", err
+	}
 	secret := auth.NewSecret()
 	hash, err := auth.HashSecret(secret)
 	if err != nil {

@@ -14,7 +14,10 @@ import (
 // the change reaches every server within that time, and this instance's own
 // cache at once. The modification time moves forward only when a value
 // changed.
-func (s *Service) UpdateClient(ctx context.Context, id string, ch stockroom.ClientChange) (*stockroom.Client, error) {
+func (s *Service) UpdateClient(ctx context.Context, p *stockroom.Principal, id string, ch stockroom.ClientChange) (*stockroom.Client, error) {
+	if err := admitAdministrator(p); err != nil {
+		return nil, err
+	}
 	if err := ch.Validate(); err != nil {
 		return nil, err
 	}
@@ -36,7 +39,10 @@ func (s *Service) UpdateClient(ctx context.Context, id string, ch stockroom.Clie
 // UpdateWarehouse renames, deactivates or reactivates a warehouse; fields
 // the change leaves nil stay. The modification time moves forward only when
 // a value changed.
-func (s *Service) UpdateWarehouse(ctx context.Context, wid int64, ch stockroom.WarehouseChange) (stockroom.Warehouse, error) {
+func (s *Service) UpdateWarehouse(ctx context.Context, p *stockroom.Principal, wid int64, ch stockroom.WarehouseChange) (stockroom.Warehouse, error) {
+	if err := admitAdministrator(p); err != nil {
+		return stockroom.Warehouse{}, err
+	}
 	if err := ch.Validate(wid); err != nil {
 		return stockroom.Warehouse{}, err
 	}
