@@ -65,7 +65,11 @@ func (s *Service) serveWebhook(ctx context.Context, p *stockroom.Principal, id i
 
 // deliver sends the subscription's events after its position, a page of
 // the feed at a time, until none is left or one fails; the first page is
-// first, when given.
+// first, when given. Each page's client is looked at after the page is
+// read and before any of it is sent: once the client is disabled or has
+// lost permission 370 (Webhook Administration), no page read after that is
+// sent, and the run stops with its position written; when its scope
+// changed, the page is read again as it now sees the feed.
 func (r *webhookRun) deliver(ctx context.Context, p *stockroom.Principal, first []stockroom.Event) error {
 	f := webhookFilter(p, r.job)
 	for {
@@ -88,6 +92,16 @@ func (r *webhookRun) deliver(ctx context.Context, p *stockroom.Principal, first 
 			r.s.webhooks.stats.setLag(r.job.Rec, 0)
 			return nil
 		}
+		now, err := r.s.webhookPrincipal(ctx, r.job.ClientID)
+		if err != nil || now == nil {
+			return err
+		}
+		if now != p {
+			after := f.After
+			p, f = now, webhookFilter(now, r.job)
+			f.After = after
+			continue
+		}
 		r.s.webhooks.stats.setLag(r.job.Rec, r.s.now().Sub(events[0].Time))
 		for _, e := range events {
 			// What the subscriber's client would see of it by the feed.
@@ -99,14 +113,7 @@ func (r *webhookRun) deliver(ctx context.Context, p *stockroom.Principal, first 
 				return err
 			}
 		}
-		// The client may have been disabled or lost permission 370
-		// meanwhile: then the run stops here, its position written.
-		after := eventCursor(events[len(events)-1])
-		if p, err = r.s.webhookPrincipal(ctx, r.job.ClientID); err != nil || p == nil {
-			return err
-		}
-		f = webhookFilter(p, r.job)
-		f.After = after
+		f.After = eventCursor(events[len(events)-1])
 	}
 }
 

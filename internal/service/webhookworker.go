@@ -93,6 +93,9 @@ type webhooks struct {
 
 	mu      sync.Mutex
 	clients map[string]webhookClient
+	// forgets counts forget's calls: a client read before one is not kept
+	// (it may be the client as it was before the change).
+	forgets uint64
 }
 
 type webhookClient struct {
@@ -224,6 +227,7 @@ func (s *Service) webhookPrincipal(ctx context.Context, clientID string) (*stock
 	w := s.webhooks
 	w.mu.Lock()
 	c, ok := w.clients[clientID]
+	forgets := w.forgets
 	w.mu.Unlock()
 	if ok && time.Since(c.at) < webhookClientTTL {
 		return c.p, nil
@@ -237,7 +241,9 @@ func (s *Service) webhookPrincipal(ctx context.Context, clientID string) (*stock
 		c.p = client.Principal()
 	}
 	w.mu.Lock()
-	w.clients[clientID] = webhookClient{p: c.p, at: time.Now()}
+	if w.forgets == forgets {
+		w.clients[clientID] = webhookClient{p: c.p, at: time.Now()}
+	}
 	w.mu.Unlock()
 	return c.p, nil
 }
@@ -246,6 +252,7 @@ func (s *Service) webhookPrincipal(ctx context.Context, clientID string) (*stock
 func (w *webhooks) forget(clientID string) {
 	w.mu.Lock()
 	delete(w.clients, clientID)
+	w.forgets++
 	w.mu.Unlock()
 }
 
