@@ -184,6 +184,10 @@ const appendEvents = `
 // none against an order line, with lots made now: rows[i] and found[i]
 // receive receipt i's lot, ids[i] its entry's id.
 func (t *Tx) queueRun(typ stockroom.TxType, rs []stockroom.Receipt, entry func(int) stockroom.LedgerEntry, r *receiptRun) error {
+	// A run's statements are planned for their arrays (a write's are
+	// otherwise planned once, generically: txn.Tx.pipeline): 1,000
+	// receipts took 0.19 s with generic plans against 0.13 s.
+	t.Exec("SET LOCAL plan_cache_mode = auto")
 	lots := make([]stockroom.Lot, len(rs))
 	for i, rc := range rs {
 		lots[i] = rc.Lot(entry(0).Time)

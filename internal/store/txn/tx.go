@@ -211,10 +211,17 @@ func (t *Tx) adopt(m *Tx) {
 
 // pipeline starts a pipeline of t's statements: opened by BEGIN the first
 // time, and counted in t.sends.
+//
+// A write transaction's statements are each planned once per connection
+// (prepared, with a generic plan): left to choose (plan_cache_mode auto),
+// PostgreSQL planned some of them again at every execution, the level
+// events' INSERT among them, which cost a move 0.44 ms of planning and
+// about a third of its rate (docs/performance.md, 2026-12-04).
 func (t *Tx) pipeline() *pgx.Batch {
 	b := &pgx.Batch{}
 	if !t.begun {
 		b.Queue("BEGIN")
+		b.Queue("SET LOCAL plan_cache_mode = force_generic_plan")
 		t.begun = true
 	}
 	t.sends++
