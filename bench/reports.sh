@@ -6,6 +6,8 @@
 #   activity    GET /Report/22?from=...&to=...            Inventory Activity over
 #               the month that ends at the ledger's last entry, and over a
 #               month holding a tenth of the ledger (ACTIVITY_SHARE, default 0.1)
+#   storage-sh  GET /Report/103?from=...&to=...           Storage by Owner over
+#               the latter month
 #
 # each run RUNS times (default 15) one after another through the server, as
 # curl sees it (time_total, including HTTP and JSON). Goals: Stock Valuation
@@ -64,7 +66,7 @@ median() {
     { t[NR] = $1 * 1000 }
     END {
       getline line < body
-      rows = gsub(/"partNo":/, "", line)
+      rows = gsub(/"wid":/, "", line)
       match(line, /"totalCount":[0-9]+/)
       printf "%-12s median %7.1f ms  (min %.1f, max %.1f; %d rows of %s)\n", name, t[int((n + 1) / 2)], t[1], t[n], rows, substr(line, RSTART + 13, RLENGTH - 13)
     }'
@@ -82,3 +84,4 @@ median valuation "/api/v1/Report/15?pageSize=1000"
 median valuation-p "/api/v1/Report/15?pageSize=1000&page=25"
 median activity "/api/v1/Report/22?pageSize=1000&from=$(iso "$from")&to=$(iso "$to")"
 median activity-sh "/api/v1/Report/22?pageSize=1000&from=$(iso $((cut / 1000000)))&to=$(iso "$to")"
+median storage-sh "/api/v1/Report/103?pageSize=1000&from=$(iso $((cut / 1000000)))&to=$(iso "$to")"

@@ -23,10 +23,17 @@ import (
 // look up their items and kept levels.
 
 // ledgerStart is the least id of the entries at or after from (0: none),
-// below which no line of them is.
+// below which no line of them is. It reads the entries from `from` on in
+// transactions_time (time, id), index only, as the report then does.
+// Written MIN(id) PostgreSQL takes it for the first id in the primary key
+// whose time is late enough, expecting one soon since it takes time and id
+// as independent; ids follow time, so that read every entry before the
+// period (898,000 of 1,000,000 for a month holding a tenth of the ledger:
+// 174 ms against 18, docs/performance.md). `id + 0` is not a key, which
+// leaves the planner only the range of times.
 func ledgerStart(ctx context.Context, tx *sql.Tx, from time.Time) (int64, error) {
 	var id sql.NullInt64
-	err := tx.QueryRowContext(ctx, `SELECT MIN(id) FROM transactions WHERE time >= $1`, micros(from)).Scan(&id)
+	err := tx.QueryRowContext(ctx, `SELECT MIN(id + 0) FROM transactions WHERE time >= $1`, micros(from)).Scan(&id)
 	return id.Int64, err
 }
 
