@@ -187,6 +187,21 @@ type EventFilter struct {
 	Catalogues *Scope
 }
 
+// SeesAs reports whether reads by f and o find the same events wherever
+// they start: the same types, warehouses, owners and catalogues.
+func (f EventFilter) SeesAs(o EventFilter) bool {
+	return slices.Equal(f.Types, o.Types) && f.Warehouses.Equal(o.Warehouses) &&
+		equalScopes(f.Owners, o.Owners) && equalScopes(f.Catalogues, o.Catalogues)
+}
+
+// equalScopes is Scope.Equal for scopes of which nil is every one.
+func equalScopes(a, b *Scope) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(*b)
+}
+
 // EventRead is one read of the feed by the store: the events found (one
 // more than the filter's limit when there are more), and whether events of
 // committed transactions wait behind the horizon (PostgreSQL: an older

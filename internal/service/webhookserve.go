@@ -97,10 +97,14 @@ func (r *webhookRun) deliver(ctx context.Context, p *stockroom.Principal, first 
 			return err
 		}
 		if now != p {
-			after := f.After
-			p, f = now, webhookFilter(now, r.job)
-			f.After = after
-			continue
+			// The client was read again (a change, or its cache entry's
+			// age): the page stands unless what it sees changed.
+			seen := webhookFilter(now, r.job)
+			seen.After, p = f.After, now
+			if !seen.SeesAs(f) {
+				f = seen
+				continue
+			}
 		}
 		r.s.webhooks.stats.setLag(r.job.Rec, r.s.now().Sub(events[0].Time))
 		for _, e := range events {
@@ -176,6 +180,7 @@ type webhookStats struct {
 	mu        sync.Mutex
 	succeeded int64
 	failed    int64
+	looks     int64
 	lag       map[int64]time.Duration
 }
 
@@ -191,6 +196,12 @@ func (st *webhookStats) count(ok bool) {
 	st.mu.Unlock()
 }
 
+func (st *webhookStats) look() {
+	st.mu.Lock()
+	st.looks++
+	st.mu.Unlock()
+}
+
 func (st *webhookStats) setLag(id int64, d time.Duration) {
 	st.mu.Lock()
 	st.lag[id] = max(d, 0)
@@ -200,10 +211,11 @@ func (st *webhookStats) setLag(id int64, d time.Duration) {
 // WebhookStats are the delivery figures of this instance: attempts by
 // outcome, and per subscription it served, how far its deliveries lag
 // behind the feed (now − the time of the oldest event not delivered, when
-// last looked at; 0 when caught up).
+// last looked at; 0 when caught up); and how many looks for subscriptions
+// due deliveries the worker made.
 type WebhookStats struct {
-	Succeeded, Failed int64
-	Lag               map[int64]time.Duration
+	Succeeded, Failed, Looks int64
+	Lag                      map[int64]time.Duration
 }
 
 // WebhookStats returns this instance's delivery figures.
@@ -215,7 +227,7 @@ func (s *Service) WebhookStats() WebhookStats {
 	for id, d := range st.lag {
 		lag[id] = d
 	}
-	return WebhookStats{Succeeded: st.succeeded, Failed: st.failed, Lag: lag}
+	return WebhookStats{Succeeded: st.succeeded, Failed: st.failed, Looks: st.looks, Lag: lag}
 }
 
 // eventCursor is the feed position just after event e (its id).
