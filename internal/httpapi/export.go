@@ -134,11 +134,13 @@ func (e *exportStream) begin(header []string) error {
 	setJSONHeaders(h, csvType)                                            // nosniff and no-store, as on every answer
 	h.Set("Content-Disposition", `attachment; filename="`+e.filename+`"`) // a constant of the route
 	rc := http.NewResponseController(e.w)
+	batch := time.Now()
 	push := func() error {
 		_ = rc.SetWriteDeadline(time.Now().Add(exportWriteStall))
 		if err := rc.Flush(); err != nil {
 			return writeError{err}
 		}
+		batch = e.s.writes.giveWay(e.r.Context(), batch)
 		return nil
 	}
 	_ = rc.SetWriteDeadline(time.Now().Add(exportWriteStall))

@@ -75,6 +75,9 @@ type Server struct {
 	// literals maps each route path without wildcards to the methods it
 	// allows, as the Allow header lists them.
 	literals map[string][]string
+	// writes are this instance's writes under way, which exports give way
+	// to (giveway.go).
+	writes writeActivity
 }
 
 // New returns a Server with every route registered.
@@ -102,6 +105,11 @@ func New(cfg Config) *Server {
 	}
 	if s.exportTimeout <= 0 {
 		s.exportTimeout = DefaultExportTimeout
+	}
+	if s.metrics != nil {
+		s.metrics.AddCounterFunc("stockroom_export_rest_seconds_total",
+			"Time CSV exports spent giving way to this instance's writes (resting between batches of rows while a write was under way).",
+			func() float64 { return time.Duration(s.writes.rested.Load()).Seconds() })
 	}
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.pattern, s.endpoint(rt))
@@ -134,6 +142,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithCancel(withInfo(r.Context(), info))
 	defer cancel()
+	if isWrite(r.Method) {
+		defer s.writes.begin()()
+	}
 	r = r.WithContext(ctx)
 	r.Body = http.MaxBytesReader(sw, r.Body, MaxBodyBytes)
 
