@@ -17,6 +17,10 @@
 #   REUSE=1 ROUNDS=3 bash bench/export.sh
 #   TEMPLATE=stockroom_bench_pair ROUNDS=0 bash bench/export.sh   # a copy of a loaded database
 #
+# BESIDE=activity runs, in place of the exports beside the writes, Inventory
+# Activity (GET /Report/22, JSON, page 1 of 1,000 rows) over the ledger's
+# last month back to back: a long report rather than an export.
+#
 # With each export it prints the server's CPU seconds for it (utime + stime),
 # and BOUND=1 first times PostgreSQL alone writing the same rows as CSV
 # (COPY of the export's statement, through psql), the bound of any server.
@@ -84,11 +88,25 @@ if (( ROUNDS == 0 )); then
 fi
 echo "== receive, issue and move without and with exports beside them"
 warm_up "$OWNER_LIST"
-exporting() { # CMD...: run CMD while exports run back to back
+BESIDE_URL=$URL BESIDE_ACCEPT=text/csv BESIDE_TOKEN=$TOKEN
+if [ "${BESIDE:-}" = activity ]; then
+  last=$(psql "${DSN%%\?*}" -At -c "SELECT MAX(time) FROM transactions")
+  to=$((last / 1000000 + 1))
+  iso() { date -u -d "@$1" +%Y-%m-%dT%H:%M:%S.%6NZ; }
+  BESIDE_URL="http://127.0.0.1:$PORT/api/v1/Report/22?pageSize=1000&from=$(iso $((to - 30 * 86400)))&to=$(iso "$to")"
+  BESIDE_ACCEPT=application/json
+  creds="$OUT/beside-client.txt"
+  "$OUT/stockroom" client add --db "$DSN" --name beside-bench --permissions 11 --warehouses all --reports all >"$creds"
+  BESIDE_TOKEN=$(curl -fs "http://127.0.0.1:$PORT/api/v1/Token" -d grant_type=client_credentials \
+    -d client_id="$(grep -o 'client_id=[^ ]*' "$creds" | cut -d= -f2)" \
+    -d client_secret="$(grep -o 'client_secret=[^ ]*' "$creds" | cut -d= -f2)" | sed 's/.*"access_token":"\([^"]*\)".*/\1/')
+  echo "(beside the writes: Inventory Activity over the ledger's last month, not exports)"
+fi
+exporting() { # CMD...: run CMD while exports (or BESIDE) run back to back
   # The loop ends its curl, by its process id, when it is told to end.
   ( trap 'kill "$c" 2>/dev/null; exit 0' TERM
     while :; do
-      curl -fsS -H "Authorization: Bearer $TOKEN" -H 'Accept: text/csv' "$URL" -o /dev/null &
+      curl -fsS -H "Authorization: Bearer $BESIDE_TOKEN" -H "Accept: $BESIDE_ACCEPT" "$BESIDE_URL" -o /dev/null &
       c=$!
       wait "$c" || true
     done ) &
