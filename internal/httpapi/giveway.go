@@ -14,14 +14,15 @@ import (
 // their rate. So while this instance has a write under way, or had one
 // within writeQuiet, an export rests after each batch of rows
 // (csvexport's flushEvery) exportRest times as long as the batch took: it
-// runs a fifth of the time, and the database backend, its socket full,
-// waits with it. With no write it runs at full speed. What is given way
+// runs a ninth of the time, and the database backend, its socket full,
+// waits with it (a fifth was not enough once the backend and the server
+// overlapped: docs/performance.md). With no write it runs at full speed. What is given way
 // to is this instance's writes, the ones that share its CPU; on
 // PostgreSQL an export reads from the replica when there is one, which
 // takes its database work off the primary. Rests are counted in
 // stockroom_export_rest_seconds_total.
 const (
-	exportRest = 4
+	exportRest = 8
 	// exportRestMax bounds one rest, so that an export never stalls for
 	// long on a batch that was slow for another reason.
 	exportRestMax = time.Second

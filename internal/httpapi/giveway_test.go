@@ -13,8 +13,8 @@ func TestRestAfter(t *testing.T) {
 		t.Fatalf("no write: rest %v", d)
 	}
 	end := a.begin()
-	if d := a.restAfter(batch, now); d != 40*time.Millisecond {
-		t.Fatalf("a write under way, a batch of 10 ms: rest %v, want 40 ms", d)
+	if d := a.restAfter(batch, now); d != 80*time.Millisecond {
+		t.Fatalf("a write under way, a batch of 10 ms: rest %v, want 80 ms", d)
 	}
 	if d := a.restAfter(now.Add(-time.Minute), now); d != exportRestMax {
 		t.Fatalf("a batch of a minute: rest %v, want %v", d, exportRestMax)
