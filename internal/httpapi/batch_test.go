@@ -11,6 +11,7 @@ import (
 
 	"github.com/stockroom/stockroom"
 	"github.com/stockroom/stockroom/internal/service"
+	"github.com/stockroom/stockroom/internal/testdb"
 )
 
 // batchAnswer is a batch's answer as a client reads it.
@@ -41,6 +42,11 @@ func (a *api) postBatch(t *testing.T, tok string, atomic *bool, ops []map[string
 // eventCount is how many events the client sees.
 func (a *api) eventCount(t *testing.T, tok string) int {
 	t.Helper()
+	// On PostgreSQL an event is readable once every older transaction of
+	// the server has ended, other packages' tests' among them: counted
+	// before that, a change made before the count would seem to come
+	// after it.
+	testdb.SettleFeed(t, a.db)
 	return len(decode[stockroom.EventPage](t, a.get(t, "/api/v1/Events?limit=1000", tok)).Value)
 }
 
