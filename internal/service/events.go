@@ -106,10 +106,20 @@ func (s *Service) ListEvents(ctx context.Context, p *stockroom.Principal, req Re
 	}
 }
 
-// waitForEvents waits for changed, at most d, holding nothing.
+// waitForEvents waits for changed, at most d, holding nothing, counted
+// among the readers waiting.
 func waitForEvents(ctx context.Context, changed <-chan struct{}, d time.Duration) error {
 	eventWaiters.Add(1)
 	defer eventWaiters.Add(-1)
+	return waitFor(ctx, changed, d)
+}
+
+// waitFor waits until changed is closed (never, when it is nil), d has
+// passed (at once when d <= 0) or ctx ends, and returns ctx's error then.
+func waitFor(ctx context.Context, changed <-chan struct{}, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

@@ -146,7 +146,7 @@ func (s *Service) RunWebhooks(ctx context.Context, logger *slog.Logger) {
 	prune := time.Now()
 	var last time.Time
 	for ctx.Err() == nil {
-		if !sleep(ctx, s.webhooks.opts.Gap-time.Since(last)) {
+		if waitFor(ctx, nil, s.webhooks.opts.Gap-time.Since(last)) != nil {
 			return
 		}
 		last = time.Now()
@@ -166,28 +166,8 @@ func (s *Service) RunWebhooks(ctx context.Context, logger *slog.Logger) {
 		if behind {
 			wait = webhookBehindRecheck
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-		case <-changed:
-		case <-t.C:
-		}
-		t.Stop()
+		_ = waitFor(ctx, changed, wait) // an ended ctx ends the loop
 	}
-}
-
-// sleep waits d (not at all when d <= 0) and reports whether ctx is still
-// live.
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-		case <-t.C:
-		}
-	}
-	return ctx.Err() == nil
 }
 
 // webhookPass serves every subscription due now that is not served here
