@@ -80,6 +80,9 @@ type exportStream struct {
 	filename string
 	out      *csvexport.Writer
 	begun    bool
+	// closing: the last rows are being pushed, after which nothing is left
+	// to give way with.
+	closing bool
 }
 
 // writeError is the failure to send rows to the client: it has gone.
@@ -140,7 +143,9 @@ func (e *exportStream) begin(header []string) error {
 		if err := rc.Flush(); err != nil {
 			return writeError{err}
 		}
-		batch = e.s.writes.giveWay(e.r.Context(), batch)
+		if !e.closing {
+			batch = e.s.writes.giveWay(e.r.Context(), batch)
+		}
 		return nil
 	}
 	_ = rc.SetWriteDeadline(time.Now().Add(exportWriteStall))
@@ -173,6 +178,7 @@ func (e *exportStream) close(header []string) error {
 			return err
 		}
 	}
+	e.closing = true
 	if err := e.out.Close(); err != nil {
 		return writeError{err}
 	}

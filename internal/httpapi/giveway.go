@@ -47,13 +47,13 @@ func isWrite(method string) bool {
 	return true
 }
 
-// begin counts a write under way; the function it returns ends it.
-func (a *writeActivity) begin() func() {
-	a.running.Add(1)
-	return func() {
-		a.lastEnd.Store(time.Now().UnixNano())
-		a.running.Add(-1)
-	}
+// begin counts a write under way, until end.
+func (a *writeActivity) begin() { a.running.Add(1) }
+
+// end counts a write ended.
+func (a *writeActivity) end() {
+	a.lastEnd.Store(time.Now().UnixNano())
+	a.running.Add(-1)
 }
 
 // busy reports whether a write runs at now or ended within writeQuiet

@@ -143,7 +143,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancel(withInfo(r.Context(), info))
 	defer cancel()
 	if isWrite(r.Method) {
-		defer s.writes.begin()()
+		s.writes.begin()
+		defer s.writes.end()
 	}
 	r = r.WithContext(ctx)
 	r.Body = http.MaxBytesReader(sw, r.Body, MaxBodyBytes)
