@@ -111,8 +111,13 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // eachWebhookEngine runs f against a server of each engine whose webhooks
 // may reach loopback.
 func eachWebhookEngine(t *testing.T, f func(t *testing.T, a *api)) {
+	eachWebhookEngineWith(t, testWebhooks, f)
+}
+
+// eachWebhookEngineWith is eachWebhookEngine with other options.
+func eachWebhookEngineWith(t *testing.T, opts service.WebhookOptions, f func(t *testing.T, a *api)) {
 	for _, engine := range testdb.Engines(t) {
-		t.Run(engine, func(t *testing.T) { f(t, webhookAPI(t, engine, testWebhooks)) })
+		t.Run(engine, func(t *testing.T) { f(t, webhookAPI(t, engine, opts)) })
 	}
 }
 

@@ -165,22 +165,19 @@ func TestWebhookDelivery(t *testing.T) {
 func TestWebhookLooksAreSpaced(t *testing.T) {
 	opts := testWebhooks
 	opts.Gap = 200 * time.Millisecond
-	for _, engine := range testdb.Engines(t) {
-		t.Run(engine, func(t *testing.T) {
-			a := webhookAPI(t, engine, opts)
-			tok := stockAPI(t, a)
-			a.runWebhooks(t)
-			rc := newReceiver(t)
-			start := a.feedEnd(t, tok)
-			a.subscribe(t, tok, rc, "*")
-			before, began := a.svc.WebhookStats().Looks, time.Now()
-			a.stockChanges(t, tok, 30)
-			a.wantFeed(t, tok, start, "", rc, 30*2+3)
-			looks, took := a.svc.WebhookStats().Looks-before, time.Since(began)
-			if most := int64(took/opts.Gap) + 2; looks > most {
-				t.Fatalf("%d looks in %v, more than one a %v (%d)", looks, took, opts.Gap, most)
-			}
-			t.Logf("%d looks in %v", looks, took)
-		})
-	}
+	eachWebhookEngineWith(t, opts, func(t *testing.T, a *api) {
+		tok := stockAPI(t, a)
+		a.runWebhooks(t)
+		rc := newReceiver(t)
+		start := a.feedEnd(t, tok)
+		a.subscribe(t, tok, rc, "*")
+		before, began := a.svc.WebhookStats().Looks, time.Now()
+		a.stockChanges(t, tok, 30)
+		a.wantFeed(t, tok, start, "", rc, 30*2+3)
+		looks, took := a.svc.WebhookStats().Looks-before, time.Since(began)
+		if most := int64(took/opts.Gap) + 2; looks > most {
+			t.Fatalf("%d looks in %v, more than one a %v (%d)", looks, took, opts.Gap, most)
+		}
+		t.Logf("%d looks in %v", looks, took)
+	})
 }
