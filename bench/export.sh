@@ -92,14 +92,9 @@ BESIDE_URL=$URL BESIDE_ACCEPT=text/csv BESIDE_TOKEN=$TOKEN
 if [ "${BESIDE:-}" = activity ]; then
   last=$(psql "${DSN%%\?*}" -At -c "SELECT MAX(time) FROM transactions")
   to=$((last / 1000000 + 1))
-  iso() { date -u -d "@$1" +%Y-%m-%dT%H:%M:%S.%6NZ; }
   BESIDE_URL="http://127.0.0.1:$PORT/api/v1/Report/22?pageSize=1000&from=$(iso $((to - 30 * 86400)))&to=$(iso "$to")"
   BESIDE_ACCEPT=application/json
-  creds="$OUT/beside-client.txt"
-  "$OUT/stockroom" client add --db "$DSN" --name beside-bench --permissions 11 --warehouses all --reports all >"$creds"
-  BESIDE_TOKEN=$(curl -fs "http://127.0.0.1:$PORT/api/v1/Token" -d grant_type=client_credentials \
-    -d client_id="$(grep -o 'client_id=[^ ]*' "$creds" | cut -d= -f2)" \
-    -d client_secret="$(grep -o 'client_secret=[^ ]*' "$creds" | cut -d= -f2)" | sed 's/.*"access_token":"\([^"]*\)".*/\1/')
+  BESIDE_TOKEN=$(report_token beside-bench "$DSN")
   echo "(beside the writes: Inventory Activity over the ledger's last month, not exports)"
 fi
 exporting() { # CMD...: run CMD while exports (or BESIDE) run back to back

@@ -47,17 +47,36 @@ start_server() {
   SERVER_PID=$!
   trap 'kill $SERVER_PID 2>/dev/null || true' EXIT
   for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
-  local creds="$OUT/server.out" id secret
+  local creds="$OUT/server.out"
   if ! grep -q client_secret= "$creds"; then
     creds="$OUT/client.txt"
     "$OUT/stockroom" client add --db "$1" --name bench --permissions all --warehouses all >"$creds"
   fi
-  id=$(grep -o 'client_id=[^ ]*' "$creds" | head -1 | cut -d= -f2)
-  secret=$(grep -o 'client_secret=[^ ]*' "$creds" | head -1 | cut -d= -f2)
-  TOKEN=$(curl -fs "http://127.0.0.1:$PORT/api/v1/Token" -d grant_type=client_credentials \
-    -d client_id="$id" -d client_secret="$secret" | sed 's/.*"access_token":"\([^"]*\)".*/\1/')
+  TOKEN=$(token_of "$creds")
   [ -n "$TOKEN" ] || { echo "no token; server log:" >&2; cat "$OUT/server.log" >&2; exit 1; }
 }
+
+# token_of CREDS: an access token, from the server on PORT, for the client
+# whose credentials the file CREDS holds (as `client add` and a first
+# `serve` print them; the first client in it).
+token_of() {
+  local id secret
+  id=$(grep -o 'client_id=[^ ]*' "$1" | head -1 | cut -d= -f2)
+  secret=$(grep -o 'client_secret=[^ ]*' "$1" | head -1 | cut -d= -f2)
+  curl -fs "http://127.0.0.1:$PORT/api/v1/Token" -d grant_type=client_credentials \
+    -d client_id="$id" -d client_secret="$secret" | sed 's/.*"access_token":"\([^"]*\)".*/\1/'
+}
+
+# report_token NAME DSN: an access token of a new client NAME of the
+# database DSN that may run every report (permission 11, every warehouse).
+report_token() {
+  local creds="$OUT/$1-client.txt"
+  "$OUT/stockroom" client add --db "$2" --name "$1" --permissions 11 --warehouses all --reports all >"$creds"
+  token_of "$creds"
+}
+
+# iso SECONDS: the moment SECONDS after the epoch as the API writes times.
+iso() { date -u -d "@$1" +%Y-%m-%dT%H:%M:%S.%6NZ; }
 
 # measure NAME WRK-ARGS...: measure_at 16 connections.
 measure() { measure_at 16 "$@"; }

@@ -48,12 +48,7 @@ settle "$DSN"
 psql "${DSN%%\?*}" -Atc "SELECT 'lots ' || COUNT(*) FROM lots" -c "SELECT 'ledger lines ' || COUNT(*) FROM transaction_lines"
 
 start_server "$DSN"
-creds="$OUT/reports-client.txt"
-"$OUT/stockroom" client add --db "$DSN" --name reports-bench --permissions 11 --warehouses all --reports all >"$creds"
-id=$(grep -o 'client_id=[^ ]*' "$creds" | cut -d= -f2)
-secret=$(grep -o 'client_secret=[^ ]*' "$creds" | cut -d= -f2)
-TOKEN=$(curl -fs "http://127.0.0.1:$PORT/api/v1/Token" -d grant_type=client_credentials \
-  -d client_id="$id" -d client_secret="$secret" | sed 's/.*"access_token":"\([^"]*\)".*/\1/')
+TOKEN=$(report_token reports-bench "$DSN")
 
 # median NAME PATH: RUNS timed requests of PATH after one untimed; prints
 # the median in milliseconds and the rows and totalCount of the answer.
@@ -72,7 +67,6 @@ median() {
     }'
 }
 
-iso() { date -u -d "@$1" +%Y-%m-%dT%H:%M:%S.%6NZ; }
 read -r first last < <(psql "${DSN%%\?*}" -AtF' ' -c "SELECT MIN(time), MAX(time) FROM transactions")
 to=$((last / 1000000 + 1))
 from=$((to - 30 * 86400))
